@@ -1,0 +1,95 @@
+# sampler: statistically fair sampled instrumentation for C (GCC plugin,
+# runtime, tools).  `make` builds everything into build/, laid out like an
+# installation (build/bin, build/lib, build/include) so that the uninstalled
+# sampler-gcc works as is; `make install PREFIX=DIR` copies that tree.
+
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+CC         ?= gcc
+CXX        ?= g++
+ifeq ($(CC),cc)
+CC := gcc
+endif
+
+B          := build
+PLUGIN_INC := $(shell $(CC) -print-file-name=plugin)/include
+
+CFLAGS_COMMON := -std=c11 -O2 -g -Wall -Wextra -D_GNU_SOURCE
+# The runtime must not be instrumented by itself, whatever CFLAGS say.
+RUNTIME_CFLAGS := $(CFLAGS_COMMON) -fPIC -fvisibility=hidden -Iinclude -Iruntime
+PLUGIN_CXXFLAGS := -std=gnu++14 -O2 -g -Wall -Wextra -Wno-unused-parameter \
+                   -fPIC -fno-rtti -fno-exceptions -I$(PLUGIN_INC)
+
+GSL_LIBS   := -lgsl -lgslcblas -lm
+
+RUNTIME_SRCS := $(wildcard runtime/*.c)
+RUNTIME_HDRS := $(wildcard runtime/*.h) include/sampler.h
+RUNTIME_OBJS := $(RUNTIME_SRCS:runtime/%.c=$(B)/obj/runtime/%.o)
+PLUGIN_SRCS  := $(wildcard plugin/*.cc)
+PLUGIN_HDRS  := $(wildcard plugin/*.h)
+PLUGIN_OBJS  := $(PLUGIN_SRCS:plugin/%.cc=$(B)/obj/plugin/%.o)
+
+PLUGIN     := $(B)/lib/sampler/sampler.so
+LIBA       := $(B)/lib/libsampler.a
+LIBSO      := $(B)/lib/libsampler.so.0
+WRAPPER    := $(B)/bin/sampler-gcc
+HEADER     := $(B)/include/sampler.h
+PCFILE     := $(B)/lib/pkgconfig/sampler.pc
+
+.PHONY: all check check-unit check-run install clean bench
+all: $(PLUGIN) $(LIBA) $(LIBSO) $(WRAPPER) $(HEADER) $(PCFILE)
+
+$(B)/obj/plugin/%.o: plugin/%.cc $(PLUGIN_HDRS) runtime/sampler-abi.h
+	@mkdir -p $(@D)
+	$(CXX) $(PLUGIN_CXXFLAGS) -c $< -o $@
+
+$(PLUGIN): $(PLUGIN_OBJS)
+	@mkdir -p $(@D)
+	$(CXX) -shared -o $@ $^
+
+$(B)/obj/runtime/%.o: runtime/%.c $(RUNTIME_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(RUNTIME_CFLAGS) -c $< -o $@
+
+$(LIBA): $(RUNTIME_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIBSO): $(RUNTIME_OBJS)
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,libsampler.so.0 -Wl,-z,defs -o $@ $^ $(GSL_LIBS)
+	ln -sf libsampler.so.0 $(B)/lib/libsampler.so
+
+$(WRAPPER): tools/sampler-gcc.in
+	@mkdir -p $(@D)
+	cp $< $@ && chmod +x $@
+
+$(HEADER): include/sampler.h
+	@mkdir -p $(@D)
+	cp $< $@
+
+# The pkg-config file is relocatable: prefix is where it is installed.
+$(PCFILE): tools/sampler.pc.in
+	@mkdir -p $(@D)
+	cp $< $@
+
+check: all
+	$(MAKE) check-unit
+	$(MAKE) check-run
+
+check-unit: all
+	$(MAKE) -C testsuite/unit B=$(abspath $(B))
+
+check-run: all
+	testsuite/run/run-tests.sh $(abspath $(B))
+
+bench: all
+	$(MAKE) -C bench B=$(abspath $(B))
+
+install: all
+	mkdir -p $(DESTDIR)$(PREFIX)
+	cp -a $(B)/bin $(B)/lib $(B)/include $(DESTDIR)$(PREFIX)/
+
+clean:
+	rm -rf $(B)
+	$(MAKE) -C testsuite/unit clean

@@ -1,0 +1,264 @@
+/* sampler.so: plugin entry, command-line arguments and the `sampled'
+   attribute.  Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later.  */
+
+#include "sampler-plugin.h"
+#include "plugin-version.h"
+
+#include <dlfcn.h>
+#include <string.h>
+
+#include "context.h"
+#include "tree-pass.h"
+#include "diagnostic-core.h"
+#include "stringpool.h"
+#include "attribs.h"
+#include "cpplib.h"
+
+/* GCC refuses plugins that do not say they are GPL-compatible.  */
+int plugin_is_GPL_compatible;
+
+struct sampler_options sampler_opts;
+
+static struct plugin_info sampler_plugin_info = {
+  "0.1.0",
+  "sampler: statistically fair sampled instrumentation.  Arguments:\n"
+  "  -fplugin-arg-sampler-schemes=LIST   instrumentation schemes (checks)\n"
+  "  -fplugin-arg-sampler-weightless=F,G functions asserted weightless\n"
+  "  -fplugin-arg-sampler-verbose        say how each function was treated\n"
+  "  -fplugin-arg-sampler-dump=FILE      append checks and weights to FILE\n"
+  "  -fplugin-arg-sampler-help           print this text\n"
+};
+
+static const char *const scheme_names[] = { "checks" };
+static const unsigned scheme_bits[] = { SCHEME_CHECKS };
+static const size_t n_schemes = sizeof scheme_names / sizeof scheme_names[0];
+
+static const char *const accepted_keys = "schemes, weightless, verbose, dump, help";
+
+/* Parses a comma-separated list of scheme names into *BITS.  Returns false,
+   after an error naming the bad item, if any name is unknown.  */
+static bool
+parse_schemes (const char *value, unsigned *bits)
+{
+  *bits = 0;
+  const char *p = value;
+  while (true)
+    {
+      const char *end = strchr (p, ',');
+      size_t len = end ? (size_t) (end - p) : strlen (p);
+      bool known = false;
+      for (size_t i = 0; i < n_schemes; i++)
+	if (strlen (scheme_names[i]) == len
+	    && strncmp (scheme_names[i], p, len) == 0)
+	  {
+	    *bits |= scheme_bits[i];
+	    known = true;
+	  }
+      if (!known)
+	{
+	  error ("sampler: unknown scheme %<%.*s%> in "
+		 "%<-fplugin-arg-sampler-schemes=%s%>; accepted schemes: checks",
+		 (int) len, p, value);
+	  return false;
+	}
+      if (!end)
+	return true;
+      p = end + 1;
+    }
+}
+
+/* Complains that KEY needs a value, or takes none.  */
+static void
+bad_value (const char *key, const char *value, const char *accepted)
+{
+  if (value)
+    error ("sampler: bad value %<%s%> in %<-fplugin-arg-sampler-%s=%s%>; "
+	   "accepted: %s", value, key, value, accepted);
+  else
+    error ("sampler: %<-fplugin-arg-sampler-%s%> needs a value: %s",
+	   key, accepted);
+}
+
+/* Reads -fplugin-arg-sampler-* strictly.  Returns false after reporting
+   every bad argument.  */
+static bool
+parse_arguments (struct plugin_name_args *info)
+{
+  bool ok = true;
+  sampler_opts.schemes = SCHEME_CHECKS;
+  for (int i = 0; i < info->argc; i++)
+    {
+      const char *key = info->argv[i].key;
+      const char *value = info->argv[i].value;
+      if (strcmp (key, "schemes") == 0)
+	{
+	  if (!value || !*value)
+	    {
+	      bad_value (key, value, "a comma-separated list of: checks");
+	      ok = false;
+	    }
+	  else if (!parse_schemes (value, &sampler_opts.schemes))
+	    ok = false;
+	}
+      else if (strcmp (key, "weightless") == 0)
+	{
+	  if (!value || !*value)
+	    {
+	      bad_value (key, value, "a comma-separated list of function names");
+	      ok = false;
+	    }
+	  else
+	    sampler_opts.weightless_names = value;
+	}
+      else if (strcmp (key, "verbose") == 0)
+	{
+	  if (value && strcmp (value, "1") != 0 && strcmp (value, "0") != 0)
+	    {
+	      bad_value (key, value, "no value, 1 or 0");
+	      ok = false;
+	    }
+	  else
+	    sampler_opts.verbose = !value || strcmp (value, "1") == 0;
+	}
+      else if (strcmp (key, "dump") == 0)
+	{
+	  if (!value || !*value)
+	    {
+	      bad_value (key, value, "a file name");
+	      ok = false;
+	    }
+	  else
+	    sampler_opts.dump_file = value;
+	}
+      else if (strcmp (key, "help") == 0)
+	fputs (sampler_plugin_info.help, stderr);
+      else
+	{
+	  error ("sampler: unknown argument %<-fplugin-arg-sampler-%s%>; "
+		 "accepted: %s", key, accepted_keys);
+	  ok = false;
+	}
+    }
+  return ok;
+}
+
+enum sampled_form
+sampled_attribute_form (tree decl)
+{
+  tree attr = lookup_attribute (SAMPLED_ATTR, DECL_ATTRIBUTES (decl));
+  if (!attr)
+    return SAMPLED_NONE;
+  tree args = TREE_VALUE (attr);
+  if (!args)
+    return SAMPLED_PLAIN;
+  const char *arg = TREE_STRING_POINTER (TREE_VALUE (args));
+  if (strcmp (arg, SAMPLED_ARG_OFF) == 0)
+    return SAMPLED_OFF;
+  return SAMPLED_WEIGHTLESS;
+}
+
+/* `sampled' goes on function declarations: plain, calls to the function
+   are sites of the checks scheme; ("off"), the function is not
+   instrumented; ("weightless"), the user asserts that the function neither
+   has sites nor calls functions that do.  */
+static tree
+handle_sampled_attribute (tree *node, tree name, tree args, int,
+			  bool *no_add_attrs)
+{
+  tree decl = *node;
+  if (TREE_CODE (decl) != FUNCTION_DECL)
+    {
+      warning (OPT_Wattributes,
+	       "%qE attribute ignored: it goes on a function declaration "
+	       "(%<__attribute__((sampled))%> makes calls to it sampled "
+	       "sites; %<sampled(\"off\")%> keeps a function uninstrumented)",
+	       name);
+      *no_add_attrs = true;
+      return NULL_TREE;
+    }
+  if (args)
+    {
+      tree arg = TREE_VALUE (args);
+      if (TREE_CODE (arg) != STRING_CST
+	  || (strcmp (TREE_STRING_POINTER (arg), SAMPLED_ARG_OFF) != 0
+	      && strcmp (TREE_STRING_POINTER (arg), SAMPLED_ARG_WEIGHTLESS) != 0))
+	{
+	  error ("%qE attribute argument must be %<\"off\"%> or "
+		 "%<\"weightless\"%>", name);
+	  *no_add_attrs = true;
+	  return NULL_TREE;
+	}
+    }
+  else if (TREE_THIS_VOLATILE (decl))
+    {
+      /* An unsampled visit skips the call and continues after it, which a
+	 noreturn function cannot allow.  */
+      error ("%qE attribute on %<noreturn%> function %qD: unsampled calls would "
+	     "fall through", name, decl);
+      *no_add_attrs = true;
+    }
+  return NULL_TREE;
+}
+
+static struct attribute_spec sampled_attribute_spec;
+
+static void
+register_sampled_attribute (void *, void *)
+{
+  sampled_attribute_spec.name = SAMPLED_ATTR;
+  sampled_attribute_spec.min_length = 0;
+  sampled_attribute_spec.max_length = 1;
+  sampled_attribute_spec.decl_required = true;
+  sampled_attribute_spec.type_required = false;
+  sampled_attribute_spec.function_type_required = false;
+  sampled_attribute_spec.affects_type_identity = false;
+  sampled_attribute_spec.handler = handle_sampled_attribute;
+  sampled_attribute_spec.exclude = NULL;
+  register_attribute (&sampled_attribute_spec);
+}
+
+/* Defines __SAMPLER__ so sources can use the attribute only when the plugin
+   is there.  parse_in exists only in the C-family front ends, so look it up
+   rather than link against it (the plugin may be loaded by lto1).  */
+static void
+define_sampler_macro (void *, void *)
+{
+  cpp_reader **reader = (cpp_reader **) dlsym (RTLD_DEFAULT, "parse_in");
+  /* Already-preprocessed input (-fpreprocessed, -save-temps, ccache) has
+     its macros expanded, and cpp_define would crash on it.  */
+  if (reader && *reader && !cpp_get_options (*reader)->preprocessed)
+    cpp_define (*reader, "__SAMPLER__=1");
+}
+
+int
+plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
+{
+  if (!plugin_default_version_check (version, &gcc_version))
+    {
+      error ("sampler: this plugin was built for GCC %s and cannot be loaded "
+	     "by GCC %s", gcc_version.basever, version->basever);
+      return 1;
+    }
+  register_callback (info->base_name, PLUGIN_INFO, NULL, &sampler_plugin_info);
+  /* Register the attribute first, so annotated code builds even when the
+     arguments are wrong and the compile is about to fail.  */
+  register_callback (info->base_name, PLUGIN_ATTRIBUTES,
+		     register_sampled_attribute, NULL);
+  register_callback (info->base_name, PLUGIN_START_UNIT,
+		     define_sampler_macro, NULL);
+  if (!parse_arguments (info))
+    return 0;
+
+  /* After all functions are lowered to GIMPLE with a CFG (so the weightless
+     fixpoint sees the whole unit and sites are still the source's own calls,
+     before early inlining), and before into-SSA (so the countdown local is
+     renamed into SSA and GCC's scalar optimisers fold the fast path's
+     decrements).  */
+  struct register_pass_info pass;
+  pass.pass = make_sampler_pass (g);
+  pass.reference_pass_name = "visibility";
+  pass.ref_pass_instance_number = 1;
+  pass.pos_op = PASS_POS_INSERT_AFTER;
+  register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
+  return 0;
+}
