@@ -36,7 +36,10 @@ WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all check check-unit check-run install clean bench
+.PHONY: all check check-unit check-plugin check-run install clean bench demo deps
+
+# What a fresh Debian bookworm machine needs (run as root).
+DEPS := gcc g++ make gcc-12-plugin-dev libgsl-dev check pkg-config valgrind
 all: $(PLUGIN) $(LIBA) $(LIBSO) $(WRAPPER) $(HEADER) $(PCFILE)
 
 $(B)/obj/plugin/%.o: plugin/%.cc $(PLUGIN_HDRS) runtime/sampler-abi.h
@@ -73,9 +76,24 @@ $(PCFILE): tools/sampler.pc.in
 	@mkdir -p $(@D)
 	cp $< $@
 
+deps:
+	apt-get update
+	DEBIAN_FRONTEND=noninteractive apt-get install -y $(DEPS)
+
 check: all
 	$(MAKE) check-unit
+	$(MAKE) check-plugin
 	$(MAKE) check-run
+	$(MAKE) -C bench smoke B=$(abspath $(B))
+
+check-plugin: all
+	testsuite/plugin/run-plugin-tests.sh $(abspath $(B))
+
+# Seed 000's example, built with the wrapper and run at three sparsities.
+demo: all
+	$(B)/bin/sampler-gcc -O2 testsuite/demo/checks-demo.c -o $(B)/checks-demo
+	for s in 0 1 100; do echo "SAMPLER_SPARSITY=$$s:"; \
+	  SAMPLER_SPARSITY=$$s SAMPLER_SEED=7 $(B)/checks-demo; done
 
 check-unit: all
 	$(MAKE) -C testsuite/unit B=$(abspath $(B))

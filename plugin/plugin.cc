@@ -189,14 +189,6 @@ handle_sampled_attribute (tree *node, tree name, tree args, int,
 	  return NULL_TREE;
 	}
     }
-  else if (TREE_THIS_VOLATILE (decl))
-    {
-      /* An unsampled visit skips the call and continues after it, which a
-	 noreturn function cannot allow.  */
-      error ("%qE attribute on %<noreturn%> function %qD: unsampled calls would "
-	     "fall through", name, decl);
-      *no_add_attrs = true;
-    }
   return NULL_TREE;
 }
 

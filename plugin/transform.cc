@@ -148,8 +148,7 @@ classify_call (gimple *stmt, bool caller_selected)
     return CALL_WEIGHTY;
   enum sampled_form form = sampled_attribute_form (fndecl);
   if (form == SAMPLED_PLAIN && caller_selected
-      && (sampler_opts.schemes & SCHEME_CHECKS)
-      && !gimple_call_noreturn_p (call))
+      && (sampler_opts.schemes & SCHEME_CHECKS))
     return CALL_SITE;
   if (form == SAMPLED_WEIGHTLESS || user_asserts_weightless (fndecl))
     return CALL_WEIGHTLESS;
@@ -486,9 +485,12 @@ insert_imports_and_exports (function_state *st, bool cloning)
   gimple *import = build_import (st);
   append (st->entry_import, import,
 	  DECL_SOURCE_LOCATION (current_function_decl));
-  check_point cp = { single_succ_edge (st->entry_import), CHECK_ENTRY,
-		     DECL_SOURCE_LOCATION (current_function_decl), 0 };
-  st->checks.safe_push (cp);
+  if (cloning)
+    {
+      check_point cp = { single_succ_edge (st->entry_import), CHECK_ENTRY,
+			 DECL_SOURCE_LOCATION (current_function_decl), 0 };
+      st->checks.safe_push (cp);
+    }
 }
 
 /* Tarjan's strongly connected components of the CFG without the CUT edges,
@@ -988,6 +990,15 @@ transform_function (FILE *dump)
 	gimple *stmt = gsi_stmt (gsi);
 	bool site = is_gimple_call (stmt)
 		    && classify_call (stmt, selected) == CALL_SITE;
+	if (site && gimple_call_noreturn_p (stmt))
+	  {
+	    /* An unsampled visit skips the call and goes on after it, which
+	       a noreturn function does not allow.  */
+	    error_at (gimple_location (stmt), "sampler: %qD is %<noreturn%> "
+		      "and cannot be a sampled check: unsampled calls would "
+		      "fall through", gimple_call_fndecl (stmt));
+	    site = false;
+	  }
 	gimple_set_uid (stmt, site ? 1 : 0);
 	if (site)
 	  st.sites.safe_push (stmt);

@@ -1,0 +1,171 @@
+#!/bin/sh
+# Tests of the plugin as a compiler component: check placement and weights
+# on known CFG shapes, strict arguments, the `sampled' attribute, the
+# __SAMPLER__ macro, and the sampler-gcc wrapper's modes.
+# Usage: run-plugin-tests.sh BUILD_DIR   (prints "N passed, N failed")
+
+# GCC quotes with plain ASCII in the C locale, which the patterns expect.
+LC_ALL=C
+export LC_ALL
+build=$(cd "${1:?usage: run-plugin-tests.sh BUILD_DIR}" && pwd) || exit 2
+here=$(cd "$(dirname "$0")" && pwd)
+plugin="$build/lib/sampler/sampler.so"
+wrapper="$build/bin/sampler-gcc"
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/sampler-plugin-tests.XXXXXX") || exit 2
+trap 'rm -rf "$scratch"' EXIT
+passed=0
+failed=0
+
+pass () { passed=$((passed + 1)); echo "PASS: $1"; }
+fail () { failed=$((failed + 1)); echo "FAIL: $1"; [ -n "${2-}" ] && sed 's/^/    /' "$2"; }
+
+# --- Check placement and weights ----------------------------------------
+# Each shapes/NAME.c has NAME.expected, the dump its checks must produce.
+# The pass runs before GCC's optimisers, so every level gives the same.
+for src in "$here"/shapes/*.c; do
+    name=$(basename "$src" .c)
+    for opt in -O0 -O2 "-O3 -g"; do
+        rm -f "$scratch/dump"
+        if ! gcc $opt -fchecking -fplugin="$plugin" \
+                -fplugin-arg-sampler-dump="$scratch/dump" \
+                -c "$src" -o "$scratch/$name.o" 2>"$scratch/err"; then
+            fail "shape $name $opt: compile" "$scratch/err"
+        elif diff -u "$here/shapes/$name.expected" "$scratch/dump" >"$scratch/diff"; then
+            pass "shape $name $opt"
+        else
+            fail "shape $name $opt: checks and weights differ" "$scratch/diff"
+        fi
+    done
+done
+
+# --- Diagnostics ----------------------------------------------------------
+# expect_error NAME PATTERN GCC-ARGS...: the compile fails and says PATTERN.
+expect_error () {
+    name=$1 pattern=$2
+    shift 2
+    if gcc "$@" >"$scratch/out" 2>&1; then
+        fail "$name: compile should have failed" "$scratch/out"
+    elif grep -q -- "$pattern" "$scratch/out"; then
+        pass "$name"
+    else
+        fail "$name: error does not say '$pattern'" "$scratch/out"
+    fi
+}
+echo 'int main (void) { return 0; }' >"$scratch/empty.c"
+expect_error "unknown argument" "unknown argument.*-fplugin-arg-sampler-colour.*accepted: schemes" \
+    -fplugin="$plugin" -fplugin-arg-sampler-colour=red -c "$scratch/empty.c" -o "$scratch/x.o"
+expect_error "unknown scheme" "unknown scheme .brnaches.*accepted schemes: checks" \
+    -fplugin="$plugin" -fplugin-arg-sampler-schemes=checks,brnaches -c "$scratch/empty.c" -o "$scratch/x.o"
+expect_error "empty schemes" "schemes. needs a value" \
+    -fplugin="$plugin" -fplugin-arg-sampler-schemes -c "$scratch/empty.c" -o "$scratch/x.o"
+expect_error "dump without file" "dump. needs a value: a file name" \
+    -fplugin="$plugin" -fplugin-arg-sampler-dump -c "$scratch/empty.c" -o "$scratch/x.o"
+expect_error "bad verbose value" "bad value .maybe.*verbose" \
+    -fplugin="$plugin" -fplugin-arg-sampler-verbose=maybe -c "$scratch/empty.c" -o "$scratch/x.o"
+
+cat >"$scratch/badarg.c" <<'EOF'
+void f (int) __attribute__ ((sampled ("sometimes")));
+EOF
+expect_error "attribute argument" "must be .\"off\". or .\"weightless\"" \
+    -fplugin="$plugin" -c "$scratch/badarg.c" -o "$scratch/x.o"
+cat >"$scratch/noret.c" <<'EOF'
+void f (int) __attribute__ ((sampled, noreturn));
+void g (int x) { f (x); }
+EOF
+expect_error "sampled noreturn" "is .noreturn. and cannot be a sampled check" \
+    -fplugin="$plugin" -c "$scratch/noret.c" -o "$scratch/x.o"
+
+cat >"$scratch/misplaced.c" <<'EOF'
+int x __attribute__ ((sampled));
+EOF
+if gcc -fplugin="$plugin" -c "$scratch/misplaced.c" -o "$scratch/x.o" 2>"$scratch/out" \
+        && grep -q "ignored: it goes on a function declaration" "$scratch/out"; then
+    pass "misplaced attribute warns where it goes"
+else
+    fail "misplaced attribute warns where it goes" "$scratch/out"
+fi
+
+if gcc -fplugin="$plugin" -fplugin-arg-sampler-help -c "$scratch/empty.c" -o "$scratch/x.o" \
+        2>"$scratch/out" && grep -q "schemes=LIST" "$scratch/out"; then
+    pass "help lists the arguments"
+else
+    fail "help lists the arguments" "$scratch/out"
+fi
+
+cat >"$scratch/verbose.c" <<'EOF'
+#include <setjmp.h>
+void check (int) __attribute__ ((sampled));
+jmp_buf env;
+int f (int n) { if (setjmp (env)) return 1; check (n); return 0; }
+int g (int n) { check (n); return n; }
+EOF
+gcc -fplugin="$plugin" -fplugin-arg-sampler-verbose -c "$scratch/verbose.c" -o "$scratch/x.o" 2>"$scratch/out"
+if grep -q "'f' calls setjmp.*not cloned" "$scratch/out" \
+        && grep -q "'g': 1 sites, cloned" "$scratch/out"; then
+    pass "verbose says which functions are cloned and why not"
+else
+    fail "verbose says which functions are cloned and why not" "$scratch/out"
+fi
+
+# --- __SAMPLER__ and preprocessed input -------------------------------------
+cat >"$scratch/macro.c" <<'EOF'
+#ifndef __SAMPLER__
+#error no __SAMPLER__
+#endif
+int main (void) { return 0; }
+EOF
+if gcc -fplugin="$plugin" -c "$scratch/macro.c" -o "$scratch/x.o" 2>"$scratch/out"; then
+    pass "__SAMPLER__ is defined"
+else
+    fail "__SAMPLER__ is defined" "$scratch/out"
+fi
+# -save-temps compiles the .i with -fpreprocessed, where no macro may be defined.
+if (cd "$scratch" && gcc -save-temps -fplugin="$plugin" -c verbose.c -o x.o) 2>"$scratch/out"; then
+    pass "preprocessed input (-save-temps)"
+else
+    fail "preprocessed input (-save-temps)" "$scratch/out"
+fi
+
+# --- The wrapper --------------------------------------------------------------
+cat >"$scratch/lib.c" <<'EOF'
+void check (int) __attribute__ ((sampled));
+int lib (int n) { int t = 0; for (int i = 0; i < n; i++) { check (i); t += i; } return t; }
+EOF
+cat >"$scratch/main.c" <<'EOF'
+#include <stdio.h>
+int lib (int);
+long checks;
+void check (int ok) { (void) ok; checks++; }
+int main (void) { int t = lib (1000); printf ("%d %ld\n", t, checks); return 0; }
+EOF
+run_wrapper () {
+    name=$1
+    shift
+    if (cd "$scratch" && "$wrapper" "$@") >"$scratch/out" 2>&1; then
+        pass "wrapper: $name"
+    else
+        fail "wrapper: $name" "$scratch/out"
+    fi
+}
+run_wrapper "compile only" -O2 -c lib.c -o lib.o
+run_wrapper "compile only, main" -O2 -c main.c -o main.o
+run_wrapper "link only" lib.o main.o -o prog
+run_wrapper "compile and link" -O2 lib.c main.c -o prog2
+run_wrapper "preprocess only" -E lib.c -o lib.i
+run_wrapper "dependencies only" -M lib.c
+run_wrapper "shared library" -O2 -fPIC -shared lib.c -o libl.so
+run_wrapper "link against the shared library" -O2 main.c -L. -ll -Wl,-rpath,"$scratch" -o prog3
+run_wrapper "static link" -O2 -static lib.c main.c -o prog4
+for prog in prog prog2 prog3 prog4; do
+    if [ -x "$scratch/$prog" ] \
+            && [ "$(SAMPLER_SPARSITY=1 "$scratch/$prog")" = "499500 1000" ] \
+            && [ "$(SAMPLER_SPARSITY=0 "$scratch/$prog")" = "499500 0" ]; then
+        pass "wrapper-built $prog samples every visit at 1 and none at 0"
+    else
+        fail "wrapper-built $prog samples every visit at 1 and none at 0"
+    fi
+done
+if "$wrapper" --version >/dev/null 2>&1; then pass "wrapper: --version"; else fail "wrapper: --version"; fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,14 @@
+/* Sites only in the outer loop: the inner loop's cycle holds no site and
+   gets no check; the outer back edge does.  */
+void check (int) __attribute__ ((sampled));
+int nested_outer (int n)
+{
+  int t = 0;
+  for (int i = 0; i < n; i++)
+    {
+      check (i);
+      for (int j = 0; j < i; j++)
+	t += j;
+    }
+  return t;
+}
