@@ -1,0 +1,99 @@
+/* Stand-in for an instrumented program, for the process-level unit tests:
+   it calls the runtime the way instrumented code does and prints what it
+   got.  The runtime itself never writes to stdout; this helper does.
+
+   sampler-helper quiet          does nothing (the runtime still starts)
+   sampler-helper sparsity       "sparsity S countdown C": sampler_sparsity()
+                                 and the main thread's first countdown
+   sampler-helper threads N      N countdowns of the main thread ("main"),
+                                 then of a thread started and joined
+                                 ("first"), then of another ("second");
+                                 exits with 3 if a new thread's countdown is
+                                 not 0, with 6 if starting it changed errno
+   sampler-helper fork N         forks; N countdowns of the child ("child"),
+                                 then of the parent ("parent")  */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sampler.h"
+#include "sampler-abi.h"
+
+static long draws;
+
+/* Prints `first` and the draws - 1 countdowns that follow it.  */
+static void print_stream(const char *label, long first)
+{
+    long countdown = first;
+
+    printf("%s", label);
+    for (long i = 0; i < draws; i++) {
+        printf(" %ld", countdown);
+        if (i + 1 < draws)
+            countdown = __sampler_next_countdown();
+    }
+    putchar('\n');
+    fflush(stdout);
+}
+
+static void *run_thread(void *label)
+{
+    /* A new thread has not been started: instrumented code sees 0.  */
+    if (__sampler_countdown != 0)
+        exit(3);
+    /* Instrumented code may sample between a call and its errno check.  */
+    errno = ENOTRECOVERABLE;
+    long first = __sampler_thread_start();
+    if (errno != ENOTRECOVERABLE)
+        exit(6);
+    print_stream(label, first);
+    return NULL;
+}
+
+static int start_and_join(const char *label)
+{
+    pthread_t thread;
+
+    if (pthread_create(&thread, NULL, run_thread, (void *)label) != 0)
+        return -1;
+    return pthread_join(thread, NULL);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 3)
+        draws = strtol(argv[2], NULL, 10);
+
+    if (argc == 2 && strcmp(argv[1], "quiet") == 0)
+        return 0;
+    if (argc == 2 && strcmp(argv[1], "sparsity") == 0) {
+        printf("sparsity %ld countdown %ld\n", sampler_sparsity(), __sampler_countdown);
+        return 0;
+    }
+    if (argc == 3 && strcmp(argv[1], "threads") == 0 && draws > 0) {
+        print_stream("main", __sampler_countdown);
+        if (start_and_join("first") != 0 || start_and_join("second") != 0)
+            return 4;
+        return 0;
+    }
+    if (argc == 3 && strcmp(argv[1], "fork") == 0 && draws > 0) {
+        pid_t child = fork();
+        if (child < 0)
+            return 4;
+        if (child == 0) {
+            print_stream("child", __sampler_next_countdown());
+            _exit(0);
+        }
+        int status;
+        if (waitpid(child, &status, 0) != child || status != 0)
+            return 5;
+        print_stream("parent", __sampler_next_countdown());
+        return 0;
+    }
+    fprintf(stderr, "usage: %s quiet | sparsity | threads N | fork N\n", argv[0]);
+    return 2;
+}

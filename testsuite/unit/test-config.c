@@ -1,0 +1,214 @@
+/* Parsing of SAMPLER_SPARSITY and SAMPLER_SEED, from strings (no
+   environment, no child processes).  */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+
+#include "sampler-internal.h"
+
+struct good_case {
+    const char *sparsity;
+    const char *seed;
+    long expected_sparsity;
+    bool expected_seeded;
+    uint64_t expected_seed;
+};
+
+static const struct good_case good_cases[] = {
+    { NULL, NULL, 0, false, 0 },
+    { "", "", 0, false, 0 },
+    { "0", NULL, 0, false, 0 },
+    { "00", NULL, 0, false, 0 },
+    { "1", NULL, 1, false, 0 },
+    { "1000", NULL, 1000, false, 0 },
+    { "0100", NULL, 100, false, 0 },
+    { "1000000000", NULL, 1000000000, false, 0 },
+    { "100", "0", 100, true, 0 },
+    { "100", "42", 100, true, 42 },
+    { "100", "18446744073709551615", 100, true, UINT64_MAX },
+    { NULL, "7", 0, true, 7 },
+};
+
+START_TEST(test_good_values_parse)
+{
+    const struct good_case *c = &good_cases[_i];
+    struct sampler_config config = { .sparsity = -1, .seeded = true, .seed = 99 };
+    char err[256] = "untouched";
+
+    ck_assert_int_eq(sampler_config_parse(c->sparsity, c->seed, &config, err, sizeof err), 0);
+    ck_assert_str_eq(err, "");
+    ck_assert_int_eq(config.sparsity, c->expected_sparsity);
+    ck_assert_int_eq(config.seeded, c->expected_seeded);
+    ck_assert_uint_eq(config.seed, c->expected_seed);
+}
+END_TEST
+
+static const char *const bad_sparsities[] = {
+    "-1", "-0", "+5", " 5", "5 ", "abc", "12x", "1e3", "0x10", "1.5",
+    "1000000001", "9223372036854775808", "99999999999999999999999999",
+};
+
+START_TEST(test_bad_sparsity_is_reported_and_off)
+{
+    const char *value = bad_sparsities[_i];
+    struct sampler_config config;
+    char err[512];
+    char quoted[64];
+
+    ck_assert_int_eq(sampler_config_parse(value, "5", &config, err, sizeof err), -1);
+    ck_assert_int_eq(config.sparsity, 0);
+    ck_assert_msg(strncmp(err, "sampler: ", 9) == 0, "no prefix: %s", err);
+    ck_assert_msg(strstr(err, "SAMPLER_SPARSITY") != NULL, "no variable name: %s", err);
+    snprintf(quoted, sizeof quoted, "'%s'", value);
+    ck_assert_msg(strstr(err, quoted) != NULL, "no value %s: %s", quoted, err);
+    ck_assert_msg(strstr(err, "sampling is off") != NULL, "%s", err);
+    ck_assert_ptr_null(strchr(err, '\n'));
+}
+END_TEST
+
+static const char *const bad_seeds[] = {
+    "seed", "-1", "+1", "1 ", "0x1", "18446744073709551616",
+    "99999999999999999999999999",
+};
+
+START_TEST(test_bad_seed_is_reported_and_off)
+{
+    const char *value = bad_seeds[_i];
+    struct sampler_config config;
+    char err[512];
+    char quoted[64];
+
+    ck_assert_int_eq(sampler_config_parse("100", value, &config, err, sizeof err), -1);
+    ck_assert_int_eq(config.sparsity, 0);
+    ck_assert_int_eq(config.seeded, false);
+    ck_assert_msg(strstr(err, "SAMPLER_SEED") != NULL, "no variable name: %s", err);
+    ck_assert_msg(strstr(err, "SAMPLER_SPARSITY") == NULL, "blames sparsity: %s", err);
+    snprintf(quoted, sizeof quoted, "'%s'", value);
+    ck_assert_msg(strstr(err, quoted) != NULL, "no value %s: %s", quoted, err);
+    ck_assert_ptr_null(strchr(err, '\n'));
+}
+END_TEST
+
+START_TEST(test_bad_seed_is_reported_even_when_off)
+{
+    struct sampler_config config;
+    char err[512];
+
+    ck_assert_int_eq(sampler_config_parse("0", "x", &config, err, sizeof err), -1);
+    ck_assert_int_eq(config.sparsity, 0);
+    ck_assert_ptr_nonnull(strstr(err, "SAMPLER_SEED='x'"));
+}
+END_TEST
+
+START_TEST(test_both_bad_give_one_line_each)
+{
+    struct sampler_config config;
+    char err[512];
+
+    ck_assert_int_eq(sampler_config_parse("junk", "trash", &config, err, sizeof err), -1);
+    ck_assert_int_eq(config.sparsity, 0);
+    char *newline = strchr(err, '\n');
+    ck_assert_ptr_nonnull(newline);
+    ck_assert_ptr_null(strchr(newline + 1, '\n'));
+    *newline = '\0';
+    ck_assert_ptr_nonnull(strstr(err, "SAMPLER_SPARSITY='junk'"));
+    ck_assert_ptr_nonnull(strstr(newline + 1, "SAMPLER_SEED='trash'"));
+}
+END_TEST
+
+START_TEST(test_control_characters_are_escaped)
+{
+    struct sampler_config config;
+    char err[512];
+
+    ck_assert_int_eq(sampler_config_parse("1\n2\x1b[31m'\\", NULL, &config, err, sizeof err), -1);
+    ck_assert_ptr_null(strchr(err, '\n'));
+    ck_assert_ptr_null(strchr(err, '\x1b'));
+    ck_assert_msg(strstr(err, "'1\\x0a2\\x1b[31m\\x27\\x5c'") != NULL, "%s", err);
+}
+END_TEST
+
+START_TEST(test_long_value_is_truncated)
+{
+    struct sampler_config config;
+    char value[5000];
+    char err[1024];
+
+    memset(value, '9', sizeof value - 1);
+    value[sizeof value - 1] = '\0';
+    ck_assert_int_eq(sampler_config_parse(value, NULL, &config, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "...'"));
+    ck_assert_uint_lt(strlen(err), 400);
+}
+END_TEST
+
+START_TEST(test_small_error_buffer_is_respected)
+{
+    struct sampler_config config;
+    char buffer[32];
+
+    memset(buffer, '#', sizeof buffer);
+    ck_assert_int_eq(sampler_config_parse("junk", "trash", &config, buffer, 16), -1);
+    ck_assert_uint_eq(strlen(buffer), 15);
+    for (size_t i = 16; i < sizeof buffer; i++)
+        ck_assert_int_eq(buffer[i], '#');
+
+    ck_assert_int_eq(sampler_config_parse("junk", NULL, &config, NULL, 0), -1);
+    ck_assert_int_eq(sampler_config_parse("10", NULL, &config, NULL, 0), 0);
+    ck_assert_int_eq(config.sparsity, 10);
+}
+END_TEST
+
+static int compare_seeds(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+START_TEST(test_stream_seeds_are_distinct_per_thread)
+{
+    static const uint64_t bases[] = { 0, 1, 42, UINT64_MAX };
+    enum { ORDERS = 100000 };
+    static uint32_t seeds[ORDERS];
+
+    for (size_t b = 0; b < sizeof bases / sizeof bases[0]; b++) {
+        for (unsigned long order = 0; order < ORDERS; order++)
+            seeds[order] = sampler_stream_seed(bases[b], order);
+        qsort(seeds, ORDERS, sizeof seeds[0], compare_seeds);
+        /* One assertion per loop, not per item: each costs a write.  */
+        unsigned long duplicates = 0;
+        for (unsigned long i = 1; i < ORDERS; i++)
+            duplicates += seeds[i - 1] == seeds[i];
+        ck_assert_uint_eq(duplicates, 0);
+    }
+    ck_assert_uint_ne(sampler_stream_seed(1, 0), sampler_stream_seed(2, 0));
+    ck_assert_uint_eq(sampler_stream_seed(1, 5), sampler_stream_seed(1, 5));
+}
+END_TEST
+
+Suite *config_suite(void)
+{
+    Suite *suite = suite_create("config");
+    TCase *parse = tcase_create("parse");
+
+    tcase_add_loop_test(parse, test_good_values_parse, 0,
+                        sizeof good_cases / sizeof good_cases[0]);
+    tcase_add_loop_test(parse, test_bad_sparsity_is_reported_and_off, 0,
+                        sizeof bad_sparsities / sizeof bad_sparsities[0]);
+    tcase_add_loop_test(parse, test_bad_seed_is_reported_and_off, 0,
+                        sizeof bad_seeds / sizeof bad_seeds[0]);
+    tcase_add_test(parse, test_bad_seed_is_reported_even_when_off);
+    tcase_add_test(parse, test_both_bad_give_one_line_each);
+    tcase_add_test(parse, test_control_characters_are_escaped);
+    tcase_add_test(parse, test_long_value_is_truncated);
+    tcase_add_test(parse, test_small_error_buffer_is_respected);
+    suite_add_tcase(suite, parse);
+
+    TCase *seeds = tcase_create("stream seeds");
+    tcase_add_test(seeds, test_stream_seeds_are_distinct_per_thread);
+    suite_add_tcase(suite, seeds);
+    return suite;
+}

@@ -1,0 +1,20 @@
+/* Runs every unit-test suite of libsampler; exits non-zero on any failure.  */
+#include <stdlib.h>
+
+#include <check.h>
+
+Suite *config_suite(void);
+Suite *countdown_suite(void);
+Suite *process_suite(void);
+
+int main(void)
+{
+    SRunner *runner = srunner_create(config_suite());
+
+    srunner_add_suite(runner, countdown_suite());
+    srunner_add_suite(runner, process_suite());
+    srunner_run_all(runner, CK_NORMAL);
+    int failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
