@@ -29,6 +29,10 @@ PLUGIN_SRCS  := $(wildcard plugin/*.cc)
 PLUGIN_HDRS  := $(wildcard plugin/*.h)
 PLUGIN_OBJS  := $(PLUGIN_SRCS:plugin/%.cc=$(B)/obj/plugin/%.o)
 
+REPORT_SRCS := $(wildcard tools/report/*.c)
+REPORT_HDRS := $(wildcard tools/report/*.h)
+REPORT_TOOL := $(B)/bin/sampler-report
+
 PLUGIN     := $(B)/lib/sampler/sampler.so
 LIBA       := $(B)/lib/libsampler.a
 LIBSO      := $(B)/lib/libsampler.so.0
@@ -36,11 +40,11 @@ WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all check check-unit check-plugin check-run install clean bench demo deps
+.PHONY: all check check-unit check-plugin check-run check-report install clean bench demo deps
 
 # What a fresh Debian bookworm machine needs (run as root).
 DEPS := gcc g++ make gcc-12-plugin-dev libgsl-dev check pkg-config valgrind
-all: $(PLUGIN) $(LIBA) $(LIBSO) $(WRAPPER) $(HEADER) $(PCFILE)
+all: $(PLUGIN) $(LIBA) $(LIBSO) $(WRAPPER) $(HEADER) $(PCFILE) $(REPORT_TOOL)
 
 $(B)/obj/plugin/%.o: plugin/%.cc $(PLUGIN_HDRS) runtime/sampler-abi.h
 	@mkdir -p $(@D)
@@ -63,6 +67,10 @@ $(LIBSO): $(RUNTIME_OBJS)
 	$(CC) -shared -Wl,-soname,libsampler.so.0 -Wl,-z,defs -o $@ $^ $(GSL_LIBS)
 	ln -sf libsampler.so.0 $(B)/lib/libsampler.so
 
+$(REPORT_TOOL): $(REPORT_SRCS) $(REPORT_HDRS) runtime/sampler-abi.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) -Itools/report -Iruntime -o $@ $(REPORT_SRCS) -lm
+
 $(WRAPPER): tools/sampler-gcc.in
 	@mkdir -p $(@D)
 	cp $< $@ && chmod +x $@
@@ -83,8 +91,12 @@ deps:
 check: all
 	$(MAKE) check-unit
 	$(MAKE) check-plugin
+	$(MAKE) check-report
 	$(MAKE) check-run
 	$(MAKE) -C bench smoke B=$(abspath $(B))
+
+check-report: all
+	testsuite/report/run-report-tests.sh $(abspath $(B))
 
 check-plugin: all
 	testsuite/plugin/run-plugin-tests.sh $(abspath $(B))
@@ -93,7 +105,9 @@ check-plugin: all
 demo: all
 	$(B)/bin/sampler-gcc -O2 testsuite/demo/checks-demo.c -o $(B)/checks-demo
 	for s in 0 1 100; do echo "SAMPLER_SPARSITY=$$s:"; \
-	  SAMPLER_SPARSITY=$$s SAMPLER_SEED=7 $(B)/checks-demo; done
+	  SAMPLER_SPARSITY=$$s SAMPLER_SEED=7 \
+	  SAMPLER_FILE=$(B)/demo-reports/checks-demo-$$s.report $(B)/checks-demo; done
+	$(B)/bin/sampler-report show $(B)/demo-reports/checks-demo-100.report
 
 check-unit: all
 	$(MAKE) -C testsuite/unit B=$(abspath $(B))

@@ -7,6 +7,15 @@
    from the environment (SAMPLER_SPARSITY unset, empty or 0: no sampling;
    SAMPLER_SEED: a whole number that makes runs repeatable).
 
+   When sampling is on, a run that ends normally (returns from main or
+   calls exit) writes a report of what it observed (format:
+   runtime/report-format.md).  It goes to the file descriptor
+   SAMPLER_REPORT_FD if set, else to the file SAMPLER_FILE, where %p stands
+   for the pid and %% for %, by default sampler-%p.report; a relative name
+   is taken from the directory the program started in, and missing
+   directories are created.  An existing file is never replaced: the
+   report takes the name with .1, .2, ... appended instead.
+
    The attribute macros below expand to the plugin's attributes only when
    the plugin is active (it defines __SAMPLER__), so annotated code still
    builds with plain gcc.  */
@@ -33,6 +42,14 @@ extern "C" {
 /* The sparsity (inverse sampling density) of this run; 0 when sampling is
    off.  */
 long sampler_sparsity(void);
+
+/* Writes a report of the run so far, now, to the configured destination,
+   without an exit record; the run goes on, and writes its report at exit
+   as usual.  Returns 0 on success; -1 when sampling is off or on failure
+   (with a warning on stderr).  Each call writes a new report (to a file:
+   under a new name).  Optional: a program never needs to call it.  Its
+   behaviour across fork and around signals may still be refined.  */
+int sampler_write_report(void);
 
 #ifdef __cplusplus
 }

@@ -5,6 +5,7 @@
 #include "plugin-version.h"
 
 #include <dlfcn.h>
+#include <fnmatch.h>
 #include <string.h>
 
 #include "context.h"
@@ -13,6 +14,7 @@
 #include "stringpool.h"
 #include "attribs.h"
 #include "cpplib.h"
+#include "options.h"
 
 /* GCC refuses plugins that do not say they are GPL-compatible.  */
 int plugin_is_GPL_compatible;
@@ -22,18 +24,37 @@ struct sampler_options sampler_opts;
 static struct plugin_info sampler_plugin_info = {
   "0.1.0",
   "sampler: statistically fair sampled instrumentation.  Arguments:\n"
-  "  -fplugin-arg-sampler-schemes=LIST   instrumentation schemes (checks)\n"
+  "  -fplugin-arg-sampler-schemes=LIST   instrumentation schemes: checks,\n"
+  "      branches, returns, scalar-pairs, float-kinds, function-entries, bounds\n"
+  "  -fplugin-arg-sampler-include-function=PATTERN, exclude-function=PATTERN,\n"
+  "  -fplugin-arg-sampler-include-file=PATTERN, exclude-file=PATTERN\n"
+  "      scope rules, in order; the first that matches decides (fnmatch)\n"
   "  -fplugin-arg-sampler-weightless=F,G functions asserted weightless\n"
+  "  -fplugin-arg-sampler-pairs-limit=N  most scalar-pairs per assignment (16)\n"
+  "  -fplugin-arg-sampler-site-table=FILE append the unit's site table to FILE\n"
   "  -fplugin-arg-sampler-verbose        say how each function was treated\n"
   "  -fplugin-arg-sampler-dump=FILE      append checks and weights to FILE\n"
   "  -fplugin-arg-sampler-help           print this text\n"
 };
 
-static const char *const scheme_names[] = { "checks" };
-static const unsigned scheme_bits[] = { SCHEME_CHECKS };
-static const size_t n_schemes = sizeof scheme_names / sizeof scheme_names[0];
+const char *const scheme_names[N_SCHEMES]
+  = { "checks", "branches", "returns", "scalar-pairs", "float-kinds",
+      "function-entries", "bounds" };
+#define SCHEME_LIST \
+  "checks, branches, returns, scalar-pairs, float-kinds, function-entries, bounds"
 
-static const char *const accepted_keys = "schemes, weightless, verbose, dump, help";
+const char *
+scheme_name (unsigned scheme_bit)
+{
+  for (int i = 0; i < N_SCHEMES; i++)
+    if (scheme_bit == 1u << i)
+      return scheme_names[i];
+  gcc_unreachable ();
+}
+
+static const char *const accepted_keys
+  = "schemes, include-function, exclude-function, include-file, "
+    "exclude-file, weightless, pairs-limit, site-table, verbose, dump, help";
 
 /* Parses a comma-separated list of scheme names into *BITS.  Returns false,
    after an error naming the bad item, if any name is unknown.  */
@@ -47,18 +68,18 @@ parse_schemes (const char *value, unsigned *bits)
       const char *end = strchr (p, ',');
       size_t len = end ? (size_t) (end - p) : strlen (p);
       bool known = false;
-      for (size_t i = 0; i < n_schemes; i++)
+      for (int i = 0; i < N_SCHEMES; i++)
 	if (strlen (scheme_names[i]) == len
 	    && strncmp (scheme_names[i], p, len) == 0)
 	  {
-	    *bits |= scheme_bits[i];
+	    *bits |= 1u << i;
 	    known = true;
 	  }
       if (!known)
 	{
 	  error ("sampler: unknown scheme %<%.*s%> in "
-		 "%<-fplugin-arg-sampler-schemes=%s%>; accepted schemes: checks",
-		 (int) len, p, value);
+		 "%<-fplugin-arg-sampler-schemes=%s%>; accepted schemes: %s",
+		 (int) len, p, value, SCHEME_LIST);
 	  return false;
 	}
       if (!end)
@@ -86,6 +107,8 @@ parse_arguments (struct plugin_name_args *info)
 {
   bool ok = true;
   sampler_opts.schemes = SCHEME_CHECKS;
+  sampler_opts.pairs_limit = 16;
+  sampler_opts.rules = vNULL;
   for (int i = 0; i < info->argc; i++)
     {
       const char *key = info->argv[i].key;
@@ -94,7 +117,7 @@ parse_arguments (struct plugin_name_args *info)
 	{
 	  if (!value || !*value)
 	    {
-	      bad_value (key, value, "a comma-separated list of: checks");
+	      bad_value (key, value, "a comma-separated list of: " SCHEME_LIST);
 	      ok = false;
 	    }
 	  else if (!parse_schemes (value, &sampler_opts.schemes))
@@ -109,6 +132,45 @@ parse_arguments (struct plugin_name_args *info)
 	    }
 	  else
 	    sampler_opts.weightless_names = value;
+	}
+      else if (strcmp (key, "include-function") == 0
+	       || strcmp (key, "exclude-function") == 0
+	       || strcmp (key, "include-file") == 0
+	       || strcmp (key, "exclude-file") == 0)
+	{
+	  if (!value || !*value)
+	    {
+	      bad_value (key, value, "a name or fnmatch pattern");
+	      ok = false;
+	    }
+	  else
+	    {
+	      scope_rule rule = { key[0] == 'i', strstr (key, "file") != NULL,
+				  value };
+	      sampler_opts.rules.safe_push (rule);
+	    }
+	}
+      else if (strcmp (key, "pairs-limit") == 0)
+	{
+	  char *end;
+	  long n = value ? strtol (value, &end, 10) : -1;
+	  if (!value || !*value || *end || n < 0 || n > 1000)
+	    {
+	      bad_value (key, value, "a whole number from 0 to 1000");
+	      ok = false;
+	    }
+	  else
+	    sampler_opts.pairs_limit = (unsigned) n;
+	}
+      else if (strcmp (key, "site-table") == 0)
+	{
+	  if (!value || !*value)
+	    {
+	      bad_value (key, value, "a file name");
+	      ok = false;
+	    }
+	  else
+	    sampler_opts.site_table_file = value;
 	}
       else if (strcmp (key, "verbose") == 0)
 	{
@@ -142,6 +204,72 @@ parse_arguments (struct plugin_name_args *info)
   return ok;
 }
 
+/* Where a plain `sampled' was written: the name of the function and the
+   location of the declaration or definition carrying it.  */
+struct attribute_note
+{
+  tree name;
+  location_t loc;
+};
+static vec<attribute_note> attribute_notes;
+
+void
+note_sampled_attribute (tree decl)
+{
+  attribute_note note = { DECL_NAME (decl), DECL_SOURCE_LOCATION (decl) };
+  attribute_notes.safe_push (note);
+}
+
+/* Was the plain attribute written on FNDECL's definition (AT_DEFINITION) or
+   on some other declaration of it?  */
+static bool
+attribute_written (tree fndecl, bool at_definition)
+{
+  location_t def = DECL_SOURCE_LOCATION (fndecl);
+  for (const attribute_note &note : attribute_notes)
+    if (note.name == DECL_NAME (fndecl) && (note.loc == def) == at_definition)
+      return true;
+  return false;
+}
+
+static bool
+defined_here (tree fndecl)
+{
+  return DECL_INITIAL (fndecl) != NULL_TREE && !DECL_EXTERNAL (fndecl);
+}
+
+bool
+is_check_function (tree fndecl)
+{
+  if (sampled_attribute_form (fndecl) != SAMPLED_PLAIN)
+    return false;
+  return !defined_here (fndecl) || attribute_written (fndecl, false);
+}
+
+bool
+selected_by_attribute (tree fndecl)
+{
+  return sampled_attribute_form (fndecl) == SAMPLED_PLAIN
+	 && defined_here (fndecl) && attribute_written (fndecl, true);
+}
+
+bool
+function_selected (tree fndecl)
+{
+  if (sampled_attribute_form (fndecl) == SAMPLED_OFF
+      || lookup_attribute ("no_instrument_function",
+			   DECL_ATTRIBUTES (fndecl)))
+    return false;
+  if (selected_by_attribute (fndecl))
+    return true;
+  const char *name = IDENTIFIER_POINTER (DECL_NAME (fndecl));
+  const char *file = DECL_SOURCE_FILE (fndecl);
+  for (const scope_rule &rule : sampler_opts.rules)
+    if (fnmatch (rule.pattern, rule.by_file ? file : name, 0) == 0)
+      return rule.include;
+  return true;
+}
+
 enum sampled_form
 sampled_attribute_form (tree decl)
 {
@@ -169,14 +297,16 @@ handle_sampled_attribute (tree *node, tree name, tree args, int,
   if (TREE_CODE (decl) != FUNCTION_DECL)
     {
       warning (OPT_Wattributes,
-	       "%qE attribute ignored: it goes on a function declaration "
-	       "(%<__attribute__((sampled))%> makes calls to it sampled "
-	       "sites; %<sampled(\"off\")%> keeps a function uninstrumented)",
-	       name);
+	       "%qE attribute ignored: it goes on a function (on a "
+	       "declaration, calls to it become sampled checks; on a "
+	       "definition, it selects the function; %<sampled(\"off\")%> "
+	       "keeps a function uninstrumented)", name);
       *no_add_attrs = true;
       return NULL_TREE;
     }
-  if (args)
+  if (!args)
+    note_sampled_attribute (decl);
+  else
     {
       tree arg = TREE_VALUE (args);
       if (TREE_CODE (arg) != STRING_CST
@@ -240,6 +370,12 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
 		     define_sampler_macro, NULL);
   if (!parse_arguments (info))
     return 0;
+
+  /* Keep each operand of && and || a conditional of its own, as in the
+     source: at -O1 and up the front end would otherwise fold cheap ones into
+     one non-short-circuit test, and the branches scheme would lose them.  */
+  if (sampler_opts.schemes & SCHEME_BRANCHES)
+    param_logical_op_non_short_circuit = 0;
 
   /* After all functions are lowered to GIMPLE with a CFG (so the weightless
      fixpoint sees the whole unit and sites are still the source's own calls,

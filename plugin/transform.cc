@@ -116,14 +116,6 @@ user_asserts_weightless (tree fndecl)
   return false;
 }
 
-/* Whether the function DECL is to be instrumented at all.  */
-static bool
-function_selected (tree decl)
-{
-  return sampled_attribute_form (decl) != SAMPLED_OFF
-	 && !lookup_attribute ("no_instrument_function", DECL_ATTRIBUTES (decl));
-}
-
 /* The function defined in this unit that a call to FNDECL reaches, if any.  */
 static cgraph_node *
 local_definition (tree fndecl)
@@ -137,6 +129,36 @@ local_definition (tree fndecl)
   return node;
 }
 
+/* Does CALL hand a function to its callee, which may call it back?  */
+static bool
+passes_function_pointer (gcall *call)
+{
+  for (unsigned i = 0; i < gimple_call_num_args (call); i++)
+    {
+      tree type = TREE_TYPE (gimple_call_arg (call, i));
+      if (POINTER_TYPE_P (type) && FUNC_OR_METHOD_TYPE_P (TREE_TYPE (type)))
+	return true;
+    }
+  return false;
+}
+
+/* The longjmp family: they leave the caller for a setjmp receiver that
+   imports the countdown, so the countdown must be exported before them.  */
+static bool
+longjmp_like (tree fndecl)
+{
+  static const char *const names[]
+    = { "longjmp", "_longjmp", "siglongjmp", "__longjmp_chk",
+	"__builtin_longjmp" };
+  if (!DECL_NAME (fndecl))
+    return false;
+  const char *name = IDENTIFIER_POINTER (DECL_NAME (fndecl));
+  for (const char *known : names)
+    if (strcmp (name, known) == 0)
+      return true;
+  return false;
+}
+
 static enum call_kind
 classify_call (gimple *stmt, bool caller_selected)
 {
@@ -146,18 +168,24 @@ classify_call (gimple *stmt, bool caller_selected)
   tree fndecl = gimple_call_fndecl (call);
   if (!fndecl)
     return CALL_WEIGHTY;
-  enum sampled_form form = sampled_attribute_form (fndecl);
-  if (form == SAMPLED_PLAIN && caller_selected
-      && (sampler_opts.schemes & SCHEME_CHECKS))
+  if (fndecl == site_marker_fn)
     return CALL_SITE;
-  if (form == SAMPLED_WEIGHTLESS || user_asserts_weightless (fndecl))
-    return CALL_WEIGHTLESS;
-  if (fndecl_built_in_p (fndecl))
+  if (caller_selected && (sampler_opts.schemes & SCHEME_CHECKS)
+      && is_check_function (fndecl))
+    return CALL_SITE;
+  /* A second return from setjmp, or a longjmp to it, moves the countdown
+     between functions behind the calls' backs.  */
+  if ((gimple_call_flags (call) & ECF_RETURNS_TWICE) || longjmp_like (fndecl))
+    return CALL_WEIGHTY;
+  if (sampled_attribute_form (fndecl) == SAMPLED_WEIGHTLESS
+      || user_asserts_weightless (fndecl))
     return CALL_WEIGHTLESS;
   if (local_definition (fndecl))
     return CALL_LOCAL;
-  if (DECL_IN_SYSTEM_HEADER (fndecl))
-    return CALL_WEIGHTLESS;
+  /* Library code never touches the countdown, unless it calls back into
+     ours (qsort, bsearch, pthread_once...).  */
+  if (fndecl_built_in_p (fndecl) || DECL_IN_SYSTEM_HEADER (fndecl))
+    return passes_function_pointer (call) ? CALL_WEIGHTY : CALL_WEIGHTLESS;
   return CALL_WEIGHTY;
 }
 
@@ -444,7 +472,7 @@ insert_imports_and_exports (function_state *st, bool cloning)
 {
   bool selected = function_selected (current_function_decl);
   auto_vec<gimple *> weighty_calls;
-  auto_vec<gimple *> returns;
+  auto_vec<gimple *> returns;	/* And calls that never return.  */
   basic_block bb;
   FOR_EACH_BB_FN (bb, cfun)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
@@ -455,6 +483,9 @@ insert_imports_and_exports (function_state *st, bool cloning)
 	  returns.safe_push (stmt);
 	else if (is_gimple_call (stmt) && call_is_weighty (stmt, selected))
 	  weighty_calls.safe_push (stmt);
+	else if (is_gimple_call (stmt) && gimple_call_noreturn_p (stmt))
+	  /* exit runs destructors, which may be instrumented.  */
+	  returns.safe_push (stmt);
       }
 
   for (gimple *ret : returns)
@@ -702,8 +733,10 @@ make_fast_site (function_state *st, gimple *stmt)
 }
 
 /* Guards the site STMT: `if (--countdown == 0) { countdown = next;
-   export; STMT; import }', with a skipped call's result reading as zero.
-   The call keeps its block's end, so abnormal and EH edges stay right.  */
+   instrumentation }', where a check's instrumentation is `export; count;
+   STMT; import' and a marker's is what emit_instrumentation puts in its
+   place.  A skipped check's result reads as zero.  A check call keeps its
+   block's end, so abnormal and EH edges stay right.  */
 static void
 make_slow_site (function_state *st, gimple *stmt)
 {
@@ -731,11 +764,17 @@ make_slow_site (function_state *st, gimple *stmt)
   gcall *next = gimple_build_call (next_countdown_fn, 0);
   gimple_call_set_lhs (next, st->countdown);
   insert_before (stmt, next);
-  insert_before (stmt, build_export (st));
   predict_cold (site);
-  insert_after (stmt, build_import (st));
+  bool check = !is_site_marker (stmt);
+  if (check)
+    {
+      /* The check function may itself be instrumented.  */
+      insert_before (stmt, build_export (st));
+      insert_after (stmt, build_import (st));
+    }
+  emit_instrumentation (stmt);
 
-  tree lhs = gimple_call_lhs (stmt);
+  tree lhs = check ? gimple_call_lhs (stmt) : NULL_TREE;
   if (lhs)
     {
       gimple *zero = gimple_build_assign (lhs, build_zero_cst (TREE_TYPE (lhs)));
@@ -894,7 +933,7 @@ clone_and_wire (function_state *st)
     if (st->checks[i].weight > 0)
       wire_check (st, st->checks[i], slow_edges[i], copies, slow_entries);
 
-  /* Sites carry uid 1, copied along with the statements.  */
+  /* Sites carry their uid, copied along with the statements.  */
   hash_set<basic_block> slow_blocks;
   for (basic_block original : body)
     slow_blocks.add (*copies.get (original));
@@ -902,7 +941,7 @@ clone_and_wire (function_state *st)
   FOR_EACH_BB_FN (bb, cfun)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
 	 gsi_next (&gsi))
-      if (gimple_uid (gsi_stmt (gsi)) == 1)
+      if (gimple_uid (gsi_stmt (gsi)) > 0)
 	(slow_blocks.contains (bb) ? slow_sites : fast_sites)
 	  .safe_push (gsi_stmt (gsi));
 
@@ -980,29 +1019,13 @@ transform_function (FILE *dump)
   st.fn = cfun;
   st.entry_import = NULL;
   st.fallback_reason = NULL;
-  bool selected = function_selected (current_function_decl);
-
+  /* discover_sites left uid INDEX + 1 on every site statement.  */
   basic_block bb;
   FOR_EACH_BB_FN (bb, cfun)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
 	 gsi_next (&gsi))
-      {
-	gimple *stmt = gsi_stmt (gsi);
-	bool site = is_gimple_call (stmt)
-		    && classify_call (stmt, selected) == CALL_SITE;
-	if (site && gimple_call_noreturn_p (stmt))
-	  {
-	    /* An unsampled visit skips the call and goes on after it, which
-	       a noreturn function does not allow.  */
-	    error_at (gimple_location (stmt), "sampler: %qD is %<noreturn%> "
-		      "and cannot be a sampled check: unsampled calls would "
-		      "fall through", gimple_call_fndecl (stmt));
-	    site = false;
-	  }
-	gimple_set_uid (stmt, site ? 1 : 0);
-	if (site)
-	  st.sites.safe_push (stmt);
-      }
+      if (gimple_uid (gsi_stmt (gsi)) > 0)
+	st.sites.safe_push (gsi_stmt (gsi));
   if (st.sites.is_empty ())
     return;
 
@@ -1083,6 +1106,7 @@ public:
 
   virtual unsigned int execute (function *)
   {
+    discover_sites ();
     hash_set<tree> weighty;
     weighty_functions = &weighty;
     compute_weighty_functions ();
@@ -1101,6 +1125,7 @@ public:
     if (dump)
       fclose (dump);
     weighty_functions = NULL;
+    emit_unit ();
     return 0;
   }
 };

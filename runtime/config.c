@@ -1,22 +1,20 @@
-/* Configuration from the environment: SAMPLER_SPARSITY and SAMPLER_SEED.
-   Bad values never stop the program: they switch sampling off and leave one
-   warning line per bad variable on stderr.  */
+/* Configuration from the environment: SAMPLER_SPARSITY, SAMPLER_SEED,
+   SAMPLER_FILE and SAMPLER_REPORT_FD.  Bad values never stop the program:
+   they switch sampling off and leave one warning line per bad variable on
+   stderr.  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "sampler-internal.h"
-
-/* At most this many bytes of a bad value are quoted in a warning, so that a
-   huge value cannot flood stderr.  */
-#define QUOTED_VALUE_MAX 64
-/* Each quoted byte takes at most 4 characters (\xNN), plus "..." and NUL.  */
-#define QUOTED_SIZE (4 * QUOTED_VALUE_MAX + 4)
 
 /* Strict unsigned decimal: digits only (no sign, no blanks), at most max.  */
 static bool parse_decimal(const char *text, uint64_t max, uint64_t *value)
@@ -37,37 +35,16 @@ static bool parse_decimal(const char *text, uint64_t max, uint64_t *value)
     return true;
 }
 
-/* Copies value into quoted, escaping anything that could break the warning
-   line or the terminal (control bytes, newlines, quotes), and truncating.  */
-static void quote_value(const char *value, char quoted[QUOTED_SIZE])
-{
-    size_t length = 0;
-    size_t i;
-
-    for (i = 0; i < QUOTED_VALUE_MAX && value[i] != '\0'; i++) {
-        unsigned char c = (unsigned char)value[i];
-        if (c >= 0x20 && c < 0x7f && c != '\'' && c != '\\')
-            quoted[length++] = (char)c;
-        else
-            length += (size_t)sprintf(quoted + length, "\\x%02x", c);
-    }
-    if (value[i] != '\0') {
-        memcpy(quoted + length, "...", 3);
-        length += 3;
-    }
-    quoted[length] = '\0';
-}
-
 /* Appends one warning line to err (lines are separated by '\n').  */
 static void report_bad_value(char *err, size_t errlen, size_t *used,
                              const char *name, const char *value,
                              const char *expected)
 {
-    char quoted[QUOTED_SIZE];
+    char quoted[SAMPLER_QUOTED_SIZE(SAMPLER_QUOTE_MAX)];
 
     if (*used + 1 >= errlen)
         return;
-    quote_value(value, quoted);
+    sampler_quote(value, SAMPLER_QUOTE_MAX, quoted);
     int written = snprintf(err + *used, errlen - *used,
                            "%ssampler: ignoring %s='%s': expected %s; "
                            "sampling is off",
@@ -77,21 +54,36 @@ static void report_bad_value(char *err, size_t errlen, size_t *used,
                                                   : errlen - *used - 1;
 }
 
-int sampler_config_parse(const char *sparsity, const char *seed,
+/* The configuration of a run that does not sample.  */
+static void set_off(struct sampler_config *config)
+{
+    config->sparsity = 0;
+    config->seeded = false;
+    config->seed = 0;
+    config->report_fd = -1;
+    config->report_fd_device = 0;
+    config->report_fd_inode = 0;
+    memcpy(config->report_file, SAMPLER_DEFAULT_REPORT_FILE,
+           sizeof SAMPLER_DEFAULT_REPORT_FILE);
+}
+
+int sampler_config_parse(const struct sampler_environment *env,
                          struct sampler_config *out, char *err, size_t errlen)
 {
-    struct sampler_config parsed = { .sparsity = 0, .seeded = false, .seed = 0 };
-    char expected[96];
+    struct sampler_config parsed;
+    char expected[128];
     size_t used = 0;
     bool valid = true;
     uint64_t value;
 
+    set_off(&parsed);
     if (errlen > 0)
         err[0] = '\0';
 
-    /* Unset and empty both mean "not configured": off, or a fresh seed.  */
-    if (sparsity != NULL && sparsity[0] != '\0') {
-        if (parse_decimal(sparsity, SAMPLER_SPARSITY_MAX, &value)) {
+    /* Unset and empty both mean "not configured": off, a fresh seed, the
+       default destination.  */
+    if (env->sparsity != NULL && env->sparsity[0] != '\0') {
+        if (parse_decimal(env->sparsity, SAMPLER_SPARSITY_MAX, &value)) {
             parsed.sparsity = (long)value;
         } else {
             valid = false;
@@ -99,61 +91,125 @@ int sampler_config_parse(const char *sparsity, const char *seed,
                      "0 (off) or a whole number from 1 to %ld",
                      SAMPLER_SPARSITY_MAX);
             report_bad_value(err, errlen, &used, "SAMPLER_SPARSITY",
-                             sparsity, expected);
+                             env->sparsity, expected);
         }
     }
-    if (seed != NULL && seed[0] != '\0') {
-        if (parse_decimal(seed, UINT64_MAX, &value)) {
+    if (env->seed != NULL && env->seed[0] != '\0') {
+        if (parse_decimal(env->seed, UINT64_MAX, &value)) {
             parsed.seeded = true;
             parsed.seed = value;
         } else {
             valid = false;
             snprintf(expected, sizeof expected,
                      "a whole number from 0 to %" PRIu64, UINT64_MAX);
-            report_bad_value(err, errlen, &used, "SAMPLER_SEED", seed,
+            report_bad_value(err, errlen, &used, "SAMPLER_SEED", env->seed,
                              expected);
+        }
+    }
+    if (env->file != NULL && env->file[0] != '\0') {
+        if (sampler_report_pattern_valid(env->file)) {
+            memcpy(parsed.report_file, env->file, strlen(env->file) + 1);
+        } else {
+            valid = false;
+            snprintf(expected, sizeof expected,
+                     "a path shorter than %d bytes where '%%' is followed "
+                     "only by 'p' (the pid) or '%%'", SAMPLER_PATH_MAX);
+            report_bad_value(err, errlen, &used, "SAMPLER_FILE", env->file,
+                             expected);
+        }
+    }
+    if (env->report_fd != NULL && env->report_fd[0] != '\0') {
+        if (parse_decimal(env->report_fd, INT_MAX, &value)) {
+            parsed.report_fd = (int)value;
+        } else {
+            valid = false;
+            snprintf(expected, sizeof expected,
+                     "the number of an open file descriptor, from 0 to %d",
+                     INT_MAX);
+            report_bad_value(err, errlen, &used, "SAMPLER_REPORT_FD",
+                             env->report_fd, expected);
         }
     }
 
     if (!valid)
-        parsed = (struct sampler_config){ .sparsity = 0, .seeded = false, .seed = 0 };
+        set_off(&parsed);
     *out = parsed;
     return valid ? 0 : -1;
 }
 
-/* One write(2) for the whole message: no stdio state of the program is
-   touched, and concurrent writers cannot split a line.  */
-static void write_warning(const char *message)
+/* Reports are written where the program started, whatever directory it is
+   in when it ends.  Without a current directory (deleted, or too long a
+   path), the pattern stays relative.  */
+static void resolve_report_file(struct sampler_config *config)
 {
-    char line[1024];
-    int length = snprintf(line, sizeof line, "%s\n", message);
-    if (length <= 0)
-        return;
-    if ((size_t)length >= sizeof line) {
-        length = sizeof line - 1;
-        line[length - 1] = '\n';
-    }
+    char absolute[SAMPLER_PATH_MAX];
 
-    const char *rest = line;
-    while (length > 0) {
-        ssize_t written = write(STDERR_FILENO, rest, (size_t)length);
-        if (written < 0 && errno == EINTR)
-            continue;
-        if (written <= 0)
-            return;
-        rest += written;
-        length -= (int)written;
+    if (config->report_file[0] == '/' || getcwd(absolute, sizeof absolute) == NULL)
+        return;
+    size_t directory_length = strlen(absolute);
+    size_t file_length = strlen(config->report_file);
+    /* Room for the '/' and the NUL.  */
+    if (directory_length + 1 + file_length + 1 > sizeof absolute)
+        return;
+    absolute[directory_length] = '/';
+    memcpy(absolute + directory_length + 1, config->report_file, file_length + 1);
+    memcpy(config->report_file, absolute, directory_length + 1 + file_length + 1);
+}
+
+/* A report descriptor that is not open for writing would lose the report
+   silently; say so now, while the user is looking.  Remembers what the
+   descriptor is.  */
+static bool report_fd_usable(struct sampler_config *config)
+{
+    char message[256];
+    struct stat status;
+
+    if (config->report_fd < 0)
+        return true;
+    int flags = fcntl(config->report_fd, F_GETFL);
+    if (flags != -1 && (flags & O_ACCMODE) != O_RDONLY
+        && fstat(config->report_fd, &status) == 0) {
+        config->report_fd_device = status.st_dev;
+        config->report_fd_inode = status.st_ino;
+        return true;
     }
+    snprintf(message, sizeof message,
+             "sampler: ignoring SAMPLER_REPORT_FD='%d': file descriptor %d "
+             "is not open for writing; sampling is off",
+             config->report_fd, config->report_fd);
+    sampler_warn(message);
+    return false;
 }
 
 void sampler_config_from_environment(struct sampler_config *out)
 {
-    char err[1024];
+    char err[2048];
+    const struct sampler_environment env = {
+        .sparsity = getenv("SAMPLER_SPARSITY"),
+        .seed = getenv("SAMPLER_SEED"),
+        .file = getenv("SAMPLER_FILE"),
+        .report_fd = getenv("SAMPLER_REPORT_FD"),
+    };
 
-    if (sampler_config_parse(getenv("SAMPLER_SPARSITY"), getenv("SAMPLER_SEED"),
-                             out, err, sizeof err) != 0)
-        write_warning(err);
-    if (out->sparsity != 0 && !out->seeded)
+    if (sampler_config_parse(&env, out, err, sizeof err) != 0) {
+        /* One write per line, so that each stays whole.  */
+        for (char *line = err; line != NULL;) {
+            char *newline = strchr(line, '\n');
+            if (newline != NULL)
+                *newline = '\0';
+            sampler_warn(line);
+            line = newline != NULL ? newline + 1 : NULL;
+        }
+    }
+    if (out->sparsity == 0)
+        return;
+    if (!report_fd_usable(out)) {
+        set_off(out);
+        return;
+    }
+    if (out->report_fd < 0)
+        resolve_report_file(out);
+    if (!out->seeded)
         out->seed = sampler_fresh_seed();
 }
 

@@ -145,6 +145,7 @@ static void configure_process(void)
     if (process_config.sparsity != 0) {
         stream_key_ready = pthread_key_create(&stream_key, release_thread_stream) == 0;
         (void)pthread_atfork(before_fork, NULL, after_fork_in_child);
+        sampler_report_arm();
     }
     errno = saved_errno;
 }

@@ -26,4 +26,88 @@ long __sampler_thread_start(void);
 /* The calling thread's next countdown, from its pre-drawn bank.  */
 long __sampler_next_countdown(void);
 
+/* ---- Units, counters and site tables --------------------------------------
+
+   Every instrumented translation unit (a "unit") has one descriptor, built by
+   the plugin as a static variable and registered from a constructor the
+   plugin emits.  Registration must work before the runtime's own
+   constructors have run.  */
+
+#define SAMPLER_ABI_VERSION 1
+
+struct __sampler_unit {
+    unsigned version;             /* SAMPLER_ABI_VERSION */
+    unsigned n_sites;
+    unsigned n_counters;
+    unsigned reserved;            /* 0 */
+    const char *signature;        /* 32 lowercase hex digits: identifies the unit
+                                     across builds (same sites, same source,
+                                     same options: same signature) */
+    const char *source;           /* main input file, as given to the compiler */
+    const unsigned *site_offsets; /* n_sites + 1 entries, increasing: site i's
+                                     counters are counters[site_offsets[i]]
+                                     up to counters[site_offsets[i + 1]] */
+    unsigned long long *counters; /* n_counters slots, zero at program start */
+    struct __sampler_unit *next;  /* the runtime's list link; NULL from the plugin */
+};
+
+void __sampler_register_unit(struct __sampler_unit *unit);
+
+/* Counters are bumped on the slow path with relaxed atomic adds, inline.
+   Observations that are not plain counts go through these (slow path only):
+
+   bounds: slots[0] = number of observations, slots[1] = minimum,
+   slots[2] = maximum; signed values are stored as their two's-complement
+   bits, floating values as the bits of the double.  */
+void __sampler_observe_signed(unsigned long long *slots, long long value);
+void __sampler_observe_unsigned(unsigned long long *slots, unsigned long long value);
+void __sampler_observe_double(unsigned long long *slots, double value);
+
+/* float-kinds: one counter per class, in this order.  */
+enum sampler_float_kind {
+    SAMPLER_FLOAT_NAN,
+    SAMPLER_FLOAT_NEG_INF,
+    SAMPLER_FLOAT_NEG_NORMAL,
+    SAMPLER_FLOAT_NEG_SUBNORMAL,
+    SAMPLER_FLOAT_NEG_ZERO,
+    SAMPLER_FLOAT_POS_ZERO,
+    SAMPLER_FLOAT_POS_SUBNORMAL,
+    SAMPLER_FLOAT_POS_NORMAL,
+    SAMPLER_FLOAT_POS_INF,
+    SAMPLER_FLOAT_KINDS
+};
+/* SOURCE_TYPE is the value's type in the program, which decides what is
+   subnormal.  */
+enum sampler_float_type {
+    SAMPLER_FLOAT_TYPE_FLOAT,
+    SAMPLER_FLOAT_TYPE_DOUBLE,
+    SAMPLER_FLOAT_TYPE_LONG_DOUBLE
+};
+void __sampler_observe_float_kind(unsigned long long *counters, long double value,
+                                  int source_type);
+
+/* The static site table of each unit goes in the non-allocated ELF section
+   SAMPLER_SITE_SECTION (which `strip` removes), as text; the linker
+   concatenates the units' tables.  The plugin can also write the same text to
+   a file (-fplugin-arg-sampler-site-table=FILE, appended).  Format, one record
+   per line, fields separated by one TAB, and in fields `\\', TAB and newline
+   written as `\\\\', `\\t' and `\\n':
+
+     unit <signature> <source> <n_sites> <n_counters>
+     site <index> <scheme> <file> <line> <column> <function> <n_counters> <predicate> <counter names, comma-separated>
+     ...
+     end
+
+   Sites are numbered 0 .. n_sites-1 in table order.  Schemes and their
+   counters:
+     checks            1: sampled            (calls that ran)
+     branches          2: false,true         (switch: one per arm, named by case)
+     returns           3: <0,==0,>0
+     scalar-pairs      3: <,==,>             (predicate "x ? y", one site per pair)
+     float-kinds       9: nan,-inf,-normal,-subnormal,-0,+0,+subnormal,+normal,+inf
+     function-entries  1: entered
+     bounds            3: count,min,max      (predicate names the variable and its
+                                              kind: signed, unsigned or double)  */
+#define SAMPLER_SITE_SECTION ".debug_sampler_sites"
+
 #endif

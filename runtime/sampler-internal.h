@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sampler-abi.h"
+
 #define SAMPLER_EXPORT __attribute__((visibility("default")))
 
 /* Largest accepted SAMPLER_SPARSITY (inverse sampling density).  */
@@ -16,23 +18,52 @@
 /* Countdowns drawn per refill of a thread's bank.  */
 #define SAMPLER_BANK_SIZE 1024
 
+/* Room for a path, its terminating NUL included (Linux's PATH_MAX).  */
+#define SAMPLER_PATH_MAX 4096
+
+/* Where reports go when neither SAMPLER_REPORT_FD nor SAMPLER_FILE is set.  */
+#define SAMPLER_DEFAULT_REPORT_FILE "sampler-%p.report"
+
 struct sampler_config {
     long sparsity;   /* inverse density; 0 means sampling is off */
     bool seeded;     /* the seed came from SAMPLER_SEED, so runs repeat */
     uint64_t seed;   /* base from which every thread's stream is derived */
+    int report_fd;   /* SAMPLER_REPORT_FD, or -1: reports go to report_file */
+    /* What report_fd was at startup (set by sampler_config_from_environment):
+       a program may close it and reuse its number for a file of its own,
+       which a report must not be written into.  */
+    uint64_t report_fd_device;
+    uint64_t report_fd_inode;
+    /* SAMPLER_FILE, a valid pattern (see sampler_report_pattern_valid), or
+       the default; absolute once sampler_config_from_environment has
+       resolved it against the starting directory.  */
+    char report_file[SAMPLER_PATH_MAX];
 };
 
-/* Parses the values of SAMPLER_SPARSITY and SAMPLER_SEED (NULL = unset).
-   Returns 0 when both are valid.  Otherwise returns -1, leaves sampling off
-   in *out, and writes to err (if errlen > 0) one line per bad variable,
-   without a final newline, naming the variable and its value.  A valid
-   configuration without a seed has seeded == false and seed == 0; the caller
-   supplies a fresh seed.  */
-int sampler_config_parse(const char *sparsity, const char *seed,
+/* The values of the variables that configure a run; NULL means unset.  */
+struct sampler_environment {
+    const char *sparsity;    /* SAMPLER_SPARSITY */
+    const char *seed;        /* SAMPLER_SEED */
+    const char *file;        /* SAMPLER_FILE */
+    const char *report_fd;   /* SAMPLER_REPORT_FD */
+};
+
+/* Parses the variables' values.  Returns 0 when all are valid.  Otherwise
+   returns -1, leaves sampling off in *out, and writes to err (if errlen > 0)
+   one line per bad variable, without a final newline, naming the variable
+   and its value.  A valid configuration without a seed has seeded == false
+   and seed == 0; the caller supplies a fresh seed.  Whether the report
+   descriptor is open is not checked here (see
+   sampler_config_from_environment).  */
+int sampler_config_parse(const struct sampler_environment *env,
                          struct sampler_config *out, char *err, size_t errlen);
 
 /* Reads the real environment: parses it, writes any warning to stderr, and
-   gives an unseeded configuration a fresh seed.  */
+   gives an unseeded configuration a fresh seed.  When sampling is on, it
+   also turns sampling off (with a warning) if SAMPLER_REPORT_FD is not open
+   for writing, and makes a relative SAMPLER_FILE absolute against the
+   current directory, so that a program that changes directory still
+   reports where it was started.  */
 void sampler_config_from_environment(struct sampler_config *out);
 
 /* A fresh 64-bit seed (getrandom, or a time/pid/address mix without it).  */
@@ -57,5 +88,67 @@ struct sampler_stream *sampler_stream_new(long sparsity, uint64_t base,
                                           unsigned long order);
 long sampler_stream_next(struct sampler_stream *stream);
 void sampler_stream_free(struct sampler_stream *stream);
+
+/* ---- Warnings ----------------------------------------------------------- */
+
+/* At most this many bytes of a value are quoted in a warning by default, so
+   that a huge value cannot flood stderr.  */
+#define SAMPLER_QUOTE_MAX 64
+/* Size of the buffer sampler_quote needs for max bytes: each byte takes at
+   most 4 characters (\xNN), plus "..." and the NUL.  */
+#define SAMPLER_QUOTED_SIZE(max) (4 * (max) + 4)
+
+/* Copies at most max bytes of value into quoted, escaping anything that
+   could break a warning line or the terminal (control bytes, quotes,
+   backslashes) as \xNN, and marking a truncation with "...".  Uses no
+   stdio, no locale and no malloc.  */
+void sampler_quote(const char *value, size_t max, char *quoted);
+
+/* Writes message and a newline to stderr with one write(2): no stdio state
+   of the program is touched, and concurrent writers cannot split a line.
+   Keeps errno.  */
+void sampler_warn(const char *message);
+
+/* ---- Units --------------------------------------------------------------- */
+
+/* Calls visit on every registered unit that is still loaded, in
+   registration order, each once.  Units of objects unloaded by dlclose are
+   left out (their memory is gone).  Lock-free: safe while other threads
+   register units.  */
+void sampler_units_visit(void (*visit)(const struct __sampler_unit *unit,
+                                       void *context),
+                         void *context);
+
+/* Whether unit is well-formed for this runtime; if not, describes the
+   problem in problem (one line, no newline).  */
+bool sampler_unit_is_valid(const struct __sampler_unit *unit, char *problem,
+                           size_t size);
+
+/* ---- Reports --------------------------------------------------------------- */
+
+/* How the run ended, as the report's "exit" record says.  */
+enum sampler_ending {
+    SAMPLER_RUNNING,       /* report written on demand: no exit record */
+    SAMPLER_EXIT_STATUS,   /* normal exit, with its status */
+    SAMPLER_EXIT_SIGNAL,   /* killed by a signal, with its number */
+};
+
+/* Whether pattern is a valid SAMPLER_FILE: not empty, shorter than
+   SAMPLER_PATH_MAX, and '%' followed only by 'p' (the pid) or '%'.  */
+bool sampler_report_pattern_valid(const char *pattern);
+
+/* Expands %p to pid and %% to % into path (size bytes).  Returns the
+   length, or -1 when the result does not fit.  */
+long sampler_report_expand(const char *pattern, long pid, char *path,
+                           size_t size);
+
+/* Writes a report of the run now to the configured destination.  Returns 0
+   on success, -1 when sampling is off or on failure (after one warning
+   line on stderr).  Keeps errno.  */
+int sampler_report_write(enum sampler_ending ending, int value);
+
+/* Arranges for the report at normal exit, once per process, when sampling
+   is on (called by the process configuration).  */
+void sampler_report_arm(void);
 
 #endif

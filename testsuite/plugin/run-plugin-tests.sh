@@ -38,6 +38,57 @@ for src in "$here"/shapes/*.c; do
     done
 done
 
+# --- Site tables ----------------------------------------------------------
+# schemes/NAME.c compiled with the arguments in NAME.args must give the site
+# table NAME.expected: sites, predicate text, counters, signature.  Compiled
+# from inside the folder so file names (and so signatures) do not depend on
+# where the checkout is.
+for src in "$here"/schemes/*.c; do
+    name=$(basename "$src" .c)
+    args=$(cat "$here/schemes/$name.args")
+    rm -f "$scratch/table"
+    if ! (cd "$here/schemes" && gcc -O2 -fchecking -fplugin="$plugin" $args \
+            -fplugin-arg-sampler-site-table="$scratch/table" \
+            -c "$name.c" -o "$scratch/$name.o") 2>"$scratch/err"; then
+        fail "site table $name: compile" "$scratch/err"
+    elif diff -u "$here/schemes/$name.expected" "$scratch/table" >"$scratch/diff"; then
+        pass "site table $name"
+    else
+        fail "site table $name: differs" "$scratch/diff"
+    fi
+    # The object carries the same table in a section that strip removes.
+    objcopy --dump-section .debug_sampler_sites="$scratch/section" \
+        "$scratch/$name.o" "$scratch/copy.o" 2>/dev/null
+    if cmp -s "$scratch/section" "$here/schemes/$name.expected"; then
+        pass "site table $name: in the object's section"
+    else
+        fail "site table $name: in the object's section"
+    fi
+    strip "$scratch/$name.o" -o "$scratch/stripped.o"
+    if readelf -S "$scratch/stripped.o" | grep -q debug_sampler_sites; then
+        fail "site table $name: strip removes it"
+    else
+        pass "site table $name: strip removes it"
+    fi
+done
+
+# The signature: the same for the same code, different for different code.
+signature () {
+    rm -f "$scratch/sig"
+    (cd "$scratch" && gcc -O2 -fplugin="$plugin" -fplugin-arg-sampler-schemes=branches \
+        -fplugin-arg-sampler-site-table=sig -c sig.c -o sig.o) && cut -f2 "$scratch/sig" | head -1
+}
+printf 'int f (int x) { if (x > 1) return 2; return 3; }\n' >"$scratch/sig.c"
+first=$(signature)
+second=$(signature)
+printf 'int f (int x) { if (x > 1) return 2; return 4; }\n' >"$scratch/sig.c"
+changed=$(signature)
+if [ -n "$first" ] && [ "$first" = "$second" ] && [ "$first" != "$changed" ]; then
+    pass "signature stable across builds, new for changed code"
+else
+    fail "signature stable across builds, new for changed code ($first $second $changed)"
+fi
+
 # --- Diagnostics ----------------------------------------------------------
 # expect_error NAME PATTERN GCC-ARGS...: the compile fails and says PATTERN.
 expect_error () {
@@ -54,7 +105,7 @@ expect_error () {
 echo 'int main (void) { return 0; }' >"$scratch/empty.c"
 expect_error "unknown argument" "unknown argument.*-fplugin-arg-sampler-colour.*accepted: schemes" \
     -fplugin="$plugin" -fplugin-arg-sampler-colour=red -c "$scratch/empty.c" -o "$scratch/x.o"
-expect_error "unknown scheme" "unknown scheme .brnaches.*accepted schemes: checks" \
+expect_error "unknown scheme" "unknown scheme .brnaches.*accepted schemes: checks, branches, returns, scalar-pairs, float-kinds, function-entries, bounds" \
     -fplugin="$plugin" -fplugin-arg-sampler-schemes=checks,brnaches -c "$scratch/empty.c" -o "$scratch/x.o"
 expect_error "empty schemes" "schemes. needs a value" \
     -fplugin="$plugin" -fplugin-arg-sampler-schemes -c "$scratch/empty.c" -o "$scratch/x.o"
@@ -62,6 +113,10 @@ expect_error "dump without file" "dump. needs a value: a file name" \
     -fplugin="$plugin" -fplugin-arg-sampler-dump -c "$scratch/empty.c" -o "$scratch/x.o"
 expect_error "bad verbose value" "bad value .maybe.*verbose" \
     -fplugin="$plugin" -fplugin-arg-sampler-verbose=maybe -c "$scratch/empty.c" -o "$scratch/x.o"
+expect_error "bad pairs limit" "bad value .lots.*pairs-limit=lots.*whole number from 0 to 1000" \
+    -fplugin="$plugin" -fplugin-arg-sampler-pairs-limit=lots -c "$scratch/empty.c" -o "$scratch/x.o"
+expect_error "empty scope pattern" "exclude-file. needs a value" \
+    -fplugin="$plugin" -fplugin-arg-sampler-exclude-file -c "$scratch/empty.c" -o "$scratch/x.o"
 
 cat >"$scratch/badarg.c" <<'EOF'
 void f (int) __attribute__ ((sampled ("sometimes")));
@@ -79,7 +134,7 @@ cat >"$scratch/misplaced.c" <<'EOF'
 int x __attribute__ ((sampled));
 EOF
 if gcc -fplugin="$plugin" -c "$scratch/misplaced.c" -o "$scratch/x.o" 2>"$scratch/out" \
-        && grep -q "ignored: it goes on a function declaration" "$scratch/out"; then
+        && grep -q "ignored: it goes on a function (on a declaration, calls to it become sampled checks; on a definition, it selects the function" "$scratch/out"; then
     pass "misplaced attribute warns where it goes"
 else
     fail "misplaced attribute warns where it goes" "$scratch/out"

@@ -3,11 +3,13 @@
    symbols.  Each test runs sampler-helper (linked statically and against
    libsampler.so) with an environment made from scratch.  */
 #include <dlfcn.h>
+#include <ftw.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -45,25 +47,40 @@ static char *read_all(FILE *file)
     return text;
 }
 
-/* Runs helper with arguments mode [arg] and exactly the given environment.  */
+static int remove_entry(const char *path, const struct stat *status, int type,
+                        struct FTW *walk)
+{
+    (void)status;
+    (void)type;
+    (void)walk;
+    return remove(path);
+}
+
+/* Runs helper with arguments mode [arg] and exactly the given environment,
+   in a directory of its own: a sampling run leaves its report there, and
+   the directory goes when the run is over.  */
 static struct run run_helper(const char *helper, const char *const env[],
                              const char *mode, const char *arg)
 {
     FILE *out = tmpfile(), *err = tmpfile();
+    char directory[] = "/tmp/sampler-process-test-XXXXXX";
     struct run run;
 
     ck_assert_ptr_nonnull(out);
     ck_assert_ptr_nonnull(err);
+    ck_assert_ptr_nonnull(mkdtemp(directory));
     pid_t pid = fork();
     ck_assert_int_ne(pid, -1);
     if (pid == 0) {
         const char *argv[] = { helper, mode, arg, NULL };
-        if (dup2(fileno(out), STDOUT_FILENO) < 0 || dup2(fileno(err), STDERR_FILENO) < 0)
+        if (chdir(directory) != 0 || dup2(fileno(out), STDOUT_FILENO) < 0
+            || dup2(fileno(err), STDERR_FILENO) < 0)
             _exit(126);
         execve(helper, (char *const *)argv, (char *const *)env);
         _exit(127);
     }
     ck_assert_int_eq(waitpid(pid, &run.status, 0), pid);
+    nftw(directory, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     run.out = read_all(out);
     run.err = read_all(err);
     return run;
@@ -341,10 +358,15 @@ START_TEST(test_shared_library_exports_only_the_api)
     static const char *const exported[] = {
         "__sampler_countdown", "__sampler_thread_start",
         "__sampler_next_countdown", "sampler_sparsity",
+        "__sampler_register_unit", "__sampler_observe_signed",
+        "__sampler_observe_unsigned", "__sampler_observe_double",
+        "__sampler_observe_float_kind", "sampler_write_report",
     };
     static const char *const hidden[] = {
         "sampler_config_parse", "sampler_config_get", "sampler_stream_new",
         "sampler_stream_next", "sampler_stream_seed", "sampler_mix64",
+        "sampler_report_write", "sampler_report_arm", "sampler_units_visit",
+        "sampler_unit_is_valid", "sampler_quote", "sampler_warn",
     };
     /* dlopen also proves that the initial-exec TLS fits in the static TLS
        that glibc keeps for libraries loaded late.  */

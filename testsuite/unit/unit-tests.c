@@ -6,6 +6,8 @@
 Suite *config_suite(void);
 Suite *countdown_suite(void);
 Suite *process_suite(void);
+Suite *observe_suite(void);
+Suite *report_suite(void);
 
 int main(void)
 {
@@ -13,6 +15,8 @@ int main(void)
 
     srunner_add_suite(runner, countdown_suite());
     srunner_add_suite(runner, process_suite());
+    srunner_add_suite(runner, observe_suite());
+    srunner_add_suite(runner, report_suite());
     srunner_run_all(runner, CK_NORMAL);
     int failed = srunner_ntests_failed(runner);
     srunner_free(runner);

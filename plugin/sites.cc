@@ -1,0 +1,622 @@
+/* sampler.so: finding the sites of each scheme and describing them.
+   Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).
+
+   Runs on each selected function before the weightless fixpoint and the
+   countdown transformation.  Checks sites are calls to check functions and
+   stay as they are; every other site gets a marker call, __sampler_site
+   (INDEX, VALUES...), placed where its observation happens and holding the
+   values it observes.  Markers look like calls to the rest of the plugin,
+   so the transformation treats every site alike.  */
+
+#include "sampler-plugin.h"
+
+#include <string.h>
+
+#include "context.h"
+#include "tree-pass.h"
+#include "function.h"
+#include "basic-block.h"
+#include "cfg.h"
+#include "cfghooks.h"
+#include "gimple.h"
+#include "gimple-iterator.h"
+#include "gimple-walk.h"
+#include "tree-cfg.h"
+#include "cgraph.h"
+#include "stringpool.h"
+#include "attribs.h"
+#include "tree-pretty-print.h"
+#include "cfgexpand.h"
+#include "ssa.h"
+#include "gimplify.h"
+#include "diagnostic-core.h"
+
+vec<site_info> unit_sites;
+unsigned unit_counters;
+tree site_marker_fn;
+
+bool
+is_site_marker (gimple *stmt)
+{
+  return site_marker_fn && is_gimple_call (stmt)
+	 && gimple_call_fndecl (stmt) == site_marker_fn;
+}
+
+static void
+declare_site_marker (void)
+{
+  if (site_marker_fn)
+    return;
+  tree type = build_varargs_function_type_list (void_type_node,
+						unsigned_type_node, NULL_TREE);
+  site_marker_fn = build_fn_decl ("__sampler_site", type);
+  TREE_PUBLIC (site_marker_fn) = 1;
+  DECL_EXTERNAL (site_marker_fn) = 1;
+  DECL_ARTIFICIAL (site_marker_fn) = 1;
+  TREE_NOTHROW (site_marker_fn) = 1;
+  DECL_ATTRIBUTES (site_marker_fn)
+    = tree_cons (get_identifier ("leaf"), NULL_TREE, NULL_TREE);
+}
+
+/* ---------------------------------------------------------------------
+   Source-like text for predicates.  The gimplifier has split expressions
+   into temporaries; put them back together for printing.  */
+
+static tree source_expression (tree t, int depth);
+
+static tree
+substitute_temporaries (tree *tp, int *walk_subtrees, void *data)
+{
+  int depth = *(int *) data;
+  while (CONVERT_EXPR_P (*tp) || TREE_CODE (*tp) == NON_LVALUE_EXPR)
+    *tp = TREE_OPERAND (*tp, 0);
+  /* Print as C would be written: a null pointer as 0 (not 0B), and logical
+     operations on truth values as && and ||.  */
+  if (TREE_CODE (*tp) == INTEGER_CST && POINTER_TYPE_P (TREE_TYPE (*tp)))
+    *tp = wide_int_to_tree (long_integer_type_node, wi::to_wide (*tp));
+  else if ((TREE_CODE (*tp) == BIT_AND_EXPR || TREE_CODE (*tp) == BIT_IOR_EXPR)
+	   && TREE_CODE (TREE_TYPE (*tp)) == BOOLEAN_TYPE)
+    *tp = build2 (TREE_CODE (*tp) == BIT_AND_EXPR ? TRUTH_ANDIF_EXPR
+		  : TRUTH_ORIF_EXPR, TREE_TYPE (*tp), TREE_OPERAND (*tp, 0),
+		  TREE_OPERAND (*tp, 1));
+  if (TREE_CODE (*tp) == SSA_NAME)
+    {
+      *tp = source_expression (*tp, depth);
+      *walk_subtrees = 0;
+    }
+  else if (TYPE_P (*tp) || DECL_P (*tp))
+    *walk_subtrees = 0;
+  return NULL_TREE;
+}
+
+/* A stand-in whose printed name is TEXT.  */
+static tree
+named_placeholder (const char *text, tree type)
+{
+  return build_decl (UNKNOWN_LOCATION, VAR_DECL, get_identifier (text), type);
+}
+
+static const char *
+callee_text (gimple *call)
+{
+  tree fndecl = gimple_call_fndecl (call);
+  if (fndecl && DECL_NAME (fndecl))
+    return IDENTIFIER_POINTER (DECL_NAME (fndecl));
+  return "(*fn)";
+}
+
+static tree
+source_expression (tree t, int depth)
+{
+  if (TREE_CODE (t) != SSA_NAME)
+    return t;
+  gimple *def = SSA_NAME_DEF_STMT (t);
+  if (depth > 0 && def && is_gimple_assign (def))
+    {
+      tree rhs = unshare_expr (gimple_assign_rhs_to_tree (def));
+      int inner = depth - 1;
+      walk_tree (&rhs, substitute_temporaries, &inner, NULL);
+      return rhs;
+    }
+  if (def && is_gimple_call (def))
+    {
+      char *text = concat (callee_text (def), " (...)", NULL);
+      tree stand_in = named_placeholder (text, TREE_TYPE (t));
+      free (text);
+      return stand_in;
+    }
+  return named_placeholder ("(...)", TREE_TYPE (t));
+}
+
+/* Source-like text for the value T (xmalloc'd).  */
+static char *
+expression_text (tree t)
+{
+  int depth = 4;
+  tree expr = unshare_expr (t);
+  walk_tree (&expr, substitute_temporaries, &depth, NULL);
+  return print_generic_expr_to_str (expr);
+}
+
+static const char *
+comparison_text (enum tree_code code)
+{
+  switch (code)
+    {
+    case LT_EXPR: return "<";
+    case LE_EXPR: return "<=";
+    case GT_EXPR: return ">";
+    case GE_EXPR: return ">=";
+    case EQ_EXPR: return "==";
+    case NE_EXPR: return "!=";
+    default: return op_symbol_code (code);
+    }
+}
+
+/* ---------------------------------------------------------------------
+   Registering sites.  */
+
+static unsigned
+new_site (unsigned scheme, location_t loc, char *predicate,
+	  const char *counter_names, unsigned n_counters)
+{
+  site_info site;
+  memset (&site, 0, sizeof site);
+  site.scheme = scheme;
+  site.loc = loc;
+  site.function = current_function_decl;
+  site.predicate = predicate;
+  site.counter_names = xstrdup (counter_names);
+  site.n_counters = n_counters;
+  site.first_counter = unit_counters;
+  site.value_kind = site_info::VALUE_NONE;
+  unit_counters += n_counters;
+  unit_sites.safe_push (site);
+  return unit_sites.length () - 1;
+}
+
+static void
+mark_site (gimple *stmt, unsigned index)
+{
+  gimple_set_uid (stmt, index + 1);
+}
+
+/* A marker for site INDEX observing VALUES (at most three).  */
+static gcall *
+build_marker (unsigned index, location_t loc, tree v1 = NULL_TREE,
+	      tree v2 = NULL_TREE)
+{
+  declare_site_marker ();
+  tree index_cst = build_int_cst (unsigned_type_node, index);
+  gcall *marker;
+  if (v2)
+    marker = gimple_build_call (site_marker_fn, 3, index_cst, v1, v2);
+  else if (v1)
+    marker = gimple_build_call (site_marker_fn, 2, index_cst, v1);
+  else
+    marker = gimple_build_call (site_marker_fn, 1, index_cst);
+  gimple_set_location (marker, loc);
+  mark_site (marker, index);
+  return marker;
+}
+
+/* Statements inserted after WHERE, in order: directly, or on the normal
+   out edge when WHERE ends its block.  */
+struct after_stmt_inserter
+{
+  gimple_seq seq;
+  after_stmt_inserter () : seq (NULL) {}
+  void add (gimple *stmt) { gimple_seq_add_stmt (&seq, stmt); }
+  void commit (gimple *where)
+  {
+    if (!seq)
+      return;
+    if (stmt_ends_bb_p (where))
+      {
+	edge e;
+	edge_iterator ei;
+	FOR_EACH_EDGE (e, ei, gimple_bb (where)->succs)
+	  if (!(e->flags & (EDGE_ABNORMAL | EDGE_EH)))
+	    {
+	      gsi_insert_seq_on_edge_immediate (e, seq);
+	      return;
+	    }
+	return;			/* Control never continues after WHERE.  */
+      }
+    gimple_stmt_iterator gsi = gsi_for_stmt (where);
+    gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  }
+};
+
+/* VALUE as an operand a call can take: itself, or a temporary loaded from
+   it by a statement added to SEQ.  */
+static tree
+as_operand (tree value, after_stmt_inserter &seq, location_t loc)
+{
+  if (is_gimple_val (value))
+    return value;
+  tree tmp = create_tmp_reg (TREE_TYPE (value), "sampler_value");
+  gimple *load = gimple_build_assign (tmp, value);
+  gimple_set_location (load, loc);
+  suppress_warning (load);
+  seq.add (load);
+  return tmp;
+}
+
+/* ---------------------------------------------------------------------
+   The schemes.  */
+
+static enum site_info::value_kind_t
+value_kind_of (tree type)
+{
+  if (POINTER_TYPE_P (type))
+    return site_info::VALUE_POINTER;
+  if (SCALAR_FLOAT_TYPE_P (type))
+    return site_info::VALUE_FLOAT;
+  return TYPE_UNSIGNED (type) ? site_info::VALUE_UNSIGNED
+			      : site_info::VALUE_SIGNED;
+}
+
+static bool
+integer_like_type (tree type)
+{
+  return INTEGRAL_TYPE_P (type) || POINTER_TYPE_P (type);
+}
+
+static void
+function_entry_site (void)
+{
+  location_t loc = DECL_SOURCE_LOCATION (current_function_decl);
+  unsigned index = new_site (SCHEME_FUNCTION_ENTRIES, loc,
+			     concat (function_name (cfun), " ()", NULL),
+			     "entered", 1);
+  gsi_insert_on_edge_immediate
+    (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (cfun)), build_marker (index, loc));
+}
+
+static void
+branch_site (gcond *cond)
+{
+  location_t loc = gimple_location (cond);
+  char *lhs = expression_text (gimple_cond_lhs (cond));
+  char *text;
+  /* `if (b)' is `b != 0' in GIMPLE: show it as `b' when b is a truth
+     value.  */
+  if (gimple_cond_code (cond) == NE_EXPR
+      && integer_zerop (gimple_cond_rhs (cond))
+      && TREE_CODE (TREE_TYPE (gimple_cond_lhs (cond))) == BOOLEAN_TYPE)
+    text = xstrdup (lhs);
+  else
+    {
+      char *rhs = expression_text (gimple_cond_rhs (cond));
+      text = concat (lhs, " ", comparison_text (gimple_cond_code (cond)),
+		     " ", rhs, NULL);
+      free (rhs);
+    }
+  free (lhs);
+  unsigned index = new_site (SCHEME_BRANCHES, loc, text, "false,true", 2);
+  tree outcome = create_tmp_reg (boolean_type_node, "sampler_outcome");
+  gimple *test = gimple_build_assign (outcome, gimple_cond_code (cond),
+				      gimple_cond_lhs (cond),
+				      gimple_cond_rhs (cond));
+  gimple_set_location (test, loc);
+  gimple_stmt_iterator gsi = gsi_for_stmt (cond);
+  gsi_insert_before (&gsi, test, GSI_SAME_STMT);
+  gsi_insert_before (&gsi, build_marker (index, loc, outcome), GSI_SAME_STMT);
+}
+
+/* The text naming the case labels of SWITCH that lead to DEST.  */
+static char *
+arm_name (gswitch *sw, basic_block dest)
+{
+  char *name = NULL;
+  for (unsigned i = 0; i < gimple_switch_num_labels (sw); i++)
+    {
+      tree label = gimple_switch_label (sw, i);
+      if (label_to_block (cfun, CASE_LABEL (label)) != dest)
+	continue;
+      char *part;
+      if (!CASE_LOW (label))
+	part = xstrdup ("default");
+      else
+	{
+	  char *low = print_generic_expr_to_str (CASE_LOW (label));
+	  char *high = CASE_HIGH (label)
+		       ? print_generic_expr_to_str (CASE_HIGH (label)) : NULL;
+	  part = concat ("case ", low, high ? "..." : "", high ? high : "",
+			 NULL);
+	  free (low);
+	  free (high);
+	}
+      char *joined = name ? concat (name, "|", part, NULL) : xstrdup (part);
+      free (name);
+      free (part);
+      name = joined;
+    }
+  /* Counter names are comma-separated.  */
+  for (char *p = name; p && *p; p++)
+    if (*p == ',')
+      *p = ';';
+  return name ? name : xstrdup ("?");
+}
+
+/* One site for the whole switch, with a counter per arm (distinct target);
+   each arm's edge gets a marker naming its counter.  */
+static void
+switch_site (gswitch *sw)
+{
+  location_t loc = gimple_location (sw);
+  basic_block bb = gimple_bb (sw);
+  auto_vec<edge> arms;
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE (e, ei, bb->succs)
+    arms.safe_push (e);
+  char *names = NULL;
+  for (edge arm : arms)
+    {
+      char *name = arm_name (sw, arm->dest);
+      char *joined = names ? concat (names, ",", name, NULL) : xstrdup (name);
+      free (names);
+      free (name);
+      names = joined;
+    }
+  char *index_text = expression_text (gimple_switch_index (sw));
+  unsigned index = new_site (SCHEME_BRANCHES, loc,
+			     concat ("switch (", index_text, ")", NULL),
+			     names, arms.length ());
+  free (index_text);
+  free (names);
+  for (unsigned k = 0; k < arms.length (); k++)
+    gsi_insert_on_edge_immediate
+      (arms[k], build_marker (index, loc, build_int_cst (unsigned_type_node,
+							  k)));
+}
+
+/* Whether CALL's result is one the returns scheme observes.  */
+static bool
+observable_return (gcall *call)
+{
+  if (gimple_call_internal_p (call)
+      || (gimple_call_flags (call) & (ECF_RETURNS_TWICE | ECF_NORETURN)))
+    return false;
+  tree type = gimple_call_return_type (call);
+  if (!type || !integer_like_type (type))
+    return false;
+  tree fndecl = gimple_call_fndecl (call);
+  /* Compiler helpers (__builtin_*, __atomic_*, __sync_*) are not the
+     source's calls; library functions GCC knows (malloc, strlen) are.  */
+  if (fndecl && fndecl_built_in_p (fndecl) && DECL_NAME (fndecl)
+      && strncmp (IDENTIFIER_POINTER (DECL_NAME (fndecl)), "__", 2) == 0)
+    return false;
+  return true;
+}
+
+static void
+return_site (gcall *call)
+{
+  location_t loc = gimple_location (call);
+  tree type = gimple_call_return_type (call);
+  after_stmt_inserter after;
+  tree lhs = gimple_call_lhs (call);
+  tree result;
+  if (lhs && is_gimple_reg (lhs))
+    result = lhs;
+  else
+    {
+      /* Observe the value itself, not a memory location it is stored to.  */
+      result = create_tmp_reg (type, "sampler_result");
+      gimple_call_set_lhs (call, result);
+      if (lhs)
+	{
+	  gimple *store = gimple_build_assign (lhs, result);
+	  gimple_set_location (store, loc);
+	  after.add (store);
+	}
+    }
+  char *text = concat (callee_text (call), " (...)", NULL);
+  unsigned index = new_site (SCHEME_RETURNS, loc, text, "<0,==0,>0", 3);
+  unit_sites[index].value_kind = value_kind_of (type);
+  after.add (build_marker (index, loc, result));
+  after.commit (call);
+}
+
+/* The variable a statement assigns, if it is a user's scalar variable.  */
+static tree
+assigned_variable (gimple *stmt)
+{
+  tree lhs = gimple_get_lhs (stmt);
+  if (!lhs || (TREE_CODE (lhs) != VAR_DECL && TREE_CODE (lhs) != PARM_DECL)
+      || DECL_ARTIFICIAL (lhs) || !DECL_NAME (lhs)
+      || TREE_THIS_VOLATILE (lhs) || DECL_HARD_REGISTER (lhs))
+    return NULL_TREE;
+  tree type = TREE_TYPE (lhs);
+  if (!integer_like_type (type) && !SCALAR_FLOAT_TYPE_P (type))
+    return NULL_TREE;
+  return lhs;
+}
+
+/* Could VAR be compared with an assignment to X at LOC: a different,
+   readable user variable of the same type, declared before LOC.  */
+static bool
+pair_candidate (tree var, tree x, location_t loc)
+{
+  if ((TREE_CODE (var) != VAR_DECL && TREE_CODE (var) != PARM_DECL)
+      || var == x || DECL_ARTIFICIAL (var) || !DECL_NAME (var)
+      || TREE_THIS_VOLATILE (var) || DECL_HARD_REGISTER (var)
+      || TYPE_MAIN_VARIANT (TREE_TYPE (var)) != TYPE_MAIN_VARIANT (TREE_TYPE (x)))
+    return false;
+  if (TREE_CODE (var) == VAR_DECL && DECL_EXTERNAL (var))
+    return false;
+  /* A local declared later in its block is not in scope yet.  */
+  if (TREE_CODE (var) == VAR_DECL && !TREE_STATIC (var))
+    {
+      expanded_location decl = expand_location (DECL_SOURCE_LOCATION (var));
+      expanded_location use = expand_location (loc);
+      if (decl.line > use.line
+	  || (decl.line == use.line && decl.column >= use.column))
+	return false;
+    }
+  return true;
+}
+
+/* The variables an assignment to X in STMT is compared with: locals of
+   the enclosing scopes (innermost first), parameters, then the unit's
+   globals, up to the limit.  */
+static void
+pair_partners (gimple *stmt, tree x, auto_vec<tree> &partners)
+{
+  unsigned limit = sampler_opts.pairs_limit;
+  location_t loc = gimple_location (stmt);
+  for (tree block = gimple_block (stmt);
+       block && TREE_CODE (block) == BLOCK;
+       block = BLOCK_SUPERCONTEXT (block))
+    for (tree var = BLOCK_VARS (block); var; var = DECL_CHAIN (var))
+      if (partners.length () < limit && pair_candidate (var, x, loc))
+	partners.safe_push (var);
+  for (tree parm = DECL_ARGUMENTS (current_function_decl); parm;
+       parm = DECL_CHAIN (parm))
+    if (partners.length () < limit && pair_candidate (parm, x, loc))
+      partners.safe_push (parm);
+  varpool_node *vnode;
+  FOR_EACH_VARIABLE (vnode)
+    {
+      tree var = vnode->decl;
+      if (partners.length () < limit && TREE_STATIC (var)
+	  && (!DECL_CONTEXT (var)
+	      || TREE_CODE (DECL_CONTEXT (var)) == TRANSLATION_UNIT_DECL)
+	  && !partners.contains (var) && pair_candidate (var, x, loc))
+	partners.safe_push (var);
+    }
+}
+
+/* The assignment sites of STMT: scalar-pairs, float-kinds, bounds.  */
+static void
+assignment_sites (gimple *stmt, unsigned schemes)
+{
+  tree x = assigned_variable (stmt);
+  if (!x)
+    return;
+  location_t loc = gimple_location (stmt);
+  if (!expand_location (loc).file)
+    return;			/* The compiler's, not the source's.  */
+  tree type = TREE_TYPE (x);
+  const char *name = IDENTIFIER_POINTER (DECL_NAME (x));
+  after_stmt_inserter after;
+  tree value = as_operand (x, after, loc);
+
+  if ((schemes & SCHEME_SCALAR_PAIRS) && integer_like_type (type))
+    {
+      auto_vec<tree> partners;
+      pair_partners (stmt, x, partners);
+      for (tree y : partners)
+	{
+	  unsigned index
+	    = new_site (SCHEME_SCALAR_PAIRS, loc,
+			concat (name, " ? ",
+				IDENTIFIER_POINTER (DECL_NAME (y)), NULL),
+			"<,==,>", 3);
+	  unit_sites[index].value_kind = value_kind_of (type);
+	  tree other = as_operand (y, after, loc);
+	  after.add (build_marker (index, loc, value, other));
+	}
+    }
+  if ((schemes & SCHEME_FLOAT_KINDS) && SCALAR_FLOAT_TYPE_P (type))
+    {
+      unsigned index
+	= new_site (SCHEME_FLOAT_KINDS, loc, xstrdup (name),
+		    "nan,-inf,-normal,-subnormal,-0,+0,+subnormal,+normal,+inf",
+		    9);
+      unit_sites[index].value_kind = site_info::VALUE_FLOAT;
+      after.add (build_marker (index, loc, value));
+    }
+  if (schemes & SCHEME_BOUNDS)
+    {
+      enum site_info::value_kind_t kind = value_kind_of (type);
+      const char *kind_text = kind == site_info::VALUE_FLOAT ? "double"
+			      : kind == site_info::VALUE_SIGNED ? "signed"
+			      : "unsigned";
+      unsigned index = new_site (SCHEME_BOUNDS, loc,
+				 concat (name, " (", kind_text, ")", NULL),
+				 "count,min,max", 3);
+      unit_sites[index].value_kind = kind;
+      after.add (build_marker (index, loc, value));
+    }
+  after.commit (stmt);
+}
+
+/* Finds and marks the sites of the current function.  */
+static void
+discover_function_sites (void)
+{
+  unsigned schemes = sampler_opts.schemes;
+  auto_vec<gimple *> stmts;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      {
+	gimple_set_uid (gsi_stmt (gsi), 0);
+	stmts.safe_push (gsi_stmt (gsi));
+      }
+
+  if (schemes & SCHEME_FUNCTION_ENTRIES)
+    function_entry_site ();
+  for (gimple *stmt : stmts)
+    {
+      location_t loc = gimple_location (stmt);
+      if (gcond *cond = dyn_cast <gcond *> (stmt))
+	{
+	  if ((schemes & SCHEME_BRANCHES) && expand_location (loc).file)
+	    branch_site (cond);
+	}
+      else if (gswitch *sw = dyn_cast <gswitch *> (stmt))
+	{
+	  if ((schemes & SCHEME_BRANCHES) && expand_location (loc).file)
+	    switch_site (sw);
+	}
+      else if (gcall *call = dyn_cast <gcall *> (stmt))
+	{
+	  tree fndecl = gimple_call_fndecl (call);
+	  if (fndecl && is_check_function (fndecl))
+	    {
+	      if ((schemes & SCHEME_CHECKS) && gimple_call_noreturn_p (call))
+		/* An unsampled visit skips the call and goes on after it,
+		   which a noreturn function does not allow.  */
+		error_at (loc, "sampler: %qD is %<noreturn%> and cannot be a "
+			  "sampled check: unsampled calls would fall through",
+			  fndecl);
+	      else if (schemes & SCHEME_CHECKS)
+		{
+		  char *text = concat (callee_text (call), " (...)", NULL);
+		  mark_site (call, new_site (SCHEME_CHECKS, loc, text,
+					     "sampled", 1));
+		}
+	      continue;
+	    }
+	  /* Assignment sites first: a returns site may move the result into
+	     a temporary, stored to the variable after the call.  */
+	  assignment_sites (call, schemes);
+	  if ((schemes & SCHEME_RETURNS) && expand_location (loc).file
+	      && observable_return (call))
+	    return_site (call);
+	}
+      else if (is_gimple_assign (stmt))
+	assignment_sites (stmt, schemes);
+    }
+}
+
+void
+discover_sites (void)
+{
+  cgraph_node *node;
+  FOR_EACH_FUNCTION_WITH_GIMPLE_BODY (node)
+    {
+      function *fn = DECL_STRUCT_FUNCTION (node->decl);
+      if (!fn || !fn->cfg || !function_selected (node->decl))
+	continue;
+      push_cfun (fn);
+      discover_function_sites ();
+      pop_cfun ();
+    }
+}

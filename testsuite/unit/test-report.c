@@ -1,0 +1,1222 @@
+/* Reports and the unit registry.  In-process: SAMPLER_FILE patterns and
+   unit validation.  In real processes: report-helper (units declared by
+   hand, no plugin; linked statically and against libsampler.so) runs in a
+   fresh temporary directory with an environment made from scratch, and the
+   test reads back exactly what it left: report files, descriptors, stderr,
+   exit status.  */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <check.h>
+
+#include "sampler-abi.h"
+#include "sampler-internal.h"
+
+static const char *const helpers[] = { REPORT_HELPER_STATIC, REPORT_HELPER_SHARED };
+#define HELPER_COUNT (sizeof helpers / sizeof helpers[0])
+
+/* What report-helper's units look like in a report after main bumped
+   their counters.  */
+static const char helper_units[] =
+    "unit\t0123456789abcdef0123456789abcdef\t4\t9\ta.c\n"
+    "0\t5\n"
+    "1\t0\t7\n"
+    "3\t1\t0\t2\n"
+    "unit\tfedcba9876543210fedcba9876543210\t1\t2\tdir/b\\tc\\\\d\\n.c\n"
+    "0\t3\t4\n"
+    "unit\t00000000000000000000000000000000\t0\t0\tempty.c\n";
+static const char dso_unit[] =
+    "unit\td50d50d50d50d50d50d50d50d50d50d5\t1\t1\tdso.c\n"
+    "0\t9\n";
+
+/* ---- Processes, files and directories ----------------------------------- */
+
+struct run {
+    pid_t pid;
+    int status;
+    char *out;
+    char *err;
+};
+
+static char *read_stream(FILE *file)
+{
+    size_t size = 0, capacity = 4096;
+    char *text = malloc(capacity);
+
+    ck_assert_ptr_nonnull(text);
+    rewind(file);
+    for (;;) {
+        size += fread(text + size, 1, capacity - size - 1, file);
+        if (size + 1 < capacity)
+            break;
+        capacity *= 2;
+        char *larger = realloc(text, capacity);
+        ck_assert_ptr_nonnull(larger);
+        text = larger;
+    }
+    text[size] = '\0';
+    fclose(file);
+    return text;
+}
+
+/* The whole file, or NULL if it cannot be opened.  */
+static char *read_file(const char *path)
+{
+    FILE *file = fopen(path, "r");
+    return file != NULL ? read_stream(file) : NULL;
+}
+
+/* Everything readable from fd until end of file; closes fd.  */
+static char *read_descriptor(int fd)
+{
+    FILE *file = fdopen(fd, "r");
+    ck_assert_ptr_nonnull(file);
+    return read_stream(file);
+}
+
+/* Runs argv in directory with exactly the environment env; descriptors
+   the test opened without O_CLOEXEC are inherited.  */
+static struct run run_in(const char *directory, const char *const argv[],
+                         const char *const env[])
+{
+    FILE *out = tmpfile(), *err = tmpfile();
+    struct run run;
+
+    ck_assert_ptr_nonnull(out);
+    ck_assert_ptr_nonnull(err);
+    fflush(NULL);
+    run.pid = fork();
+    ck_assert_int_ne(run.pid, -1);
+    if (run.pid == 0) {
+        if (chdir(directory) != 0 || dup2(fileno(out), STDOUT_FILENO) < 0
+            || dup2(fileno(err), STDERR_FILENO) < 0)
+            _exit(126);
+        execve(argv[0], (char *const *)argv, (char *const *)env);
+        _exit(127);
+    }
+    ck_assert_int_eq(waitpid(run.pid, &run.status, 0), run.pid);
+    run.out = read_stream(out);
+    run.err = read_stream(err);
+    return run;
+}
+
+static struct run run_helper(const char *helper, const char *directory,
+                             const char *const env[], const char *mode,
+                             const char *arg)
+{
+    const char *argv[] = { helper, mode, arg, NULL };
+    return run_in(directory, argv, env);
+}
+
+static void free_run(struct run *run)
+{
+    free(run->out);
+    free(run->err);
+}
+
+static void assert_exit_status(const struct run *run, int status)
+{
+    ck_assert_msg(WIFEXITED(run->status) && WEXITSTATUS(run->status) == status,
+                  "wait status %#x, expected exit %d; stderr: %s", run->status,
+                  status, run->err);
+}
+
+static size_t count_lines(const char *text)
+{
+    size_t lines = 0;
+    for (; *text != '\0'; text++)
+        lines += *text == '\n';
+    return lines;
+}
+
+/* The warning on stderr is one whole line containing every one of the
+   given texts.  */
+static void assert_one_warning(const struct run *run, const char *text,
+                               const char *more)
+{
+    ck_assert_msg(count_lines(run->err) == 1 && run->err[strlen(run->err) - 1] == '\n',
+                  "not one line: %s", run->err);
+    ck_assert_msg(strncmp(run->err, "sampler: ", 9) == 0, "%s", run->err);
+    ck_assert_msg(strstr(run->err, text) != NULL, "no %s in: %s", text, run->err);
+    ck_assert_msg(more == NULL || strstr(run->err, more) != NULL, "no %s in: %s",
+                  more, run->err);
+}
+
+static char *path_in(const char *directory, const char *name)
+{
+    char *path = malloc(strlen(directory) + strlen(name) + 2);
+    ck_assert_ptr_nonnull(path);
+    sprintf(path, "%s/%s", directory, name);
+    return path;
+}
+
+static int remove_entry(const char *path, const struct stat *status, int type,
+                        struct FTW *walk)
+{
+    (void)status;
+    (void)type;
+    (void)walk;
+    return remove(path);
+}
+
+/* Every test's directory is made in this one, which the test runner's own
+   process (an unchecked fixture) removes, even after a failed test.  */
+static char base_directory[] = "/tmp/sampler-report-test-XXXXXX";
+
+static void make_base_directory(void)
+{
+    if (mkdtemp(base_directory) == NULL) {
+        perror("mkdtemp");
+        exit(EXIT_FAILURE);
+    }
+}
+
+static void remove_base_directory(void)
+{
+    nftw(base_directory, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    memcpy(base_directory + strlen(base_directory) - 6, "XXXXXX", 6);
+}
+
+static char *make_directory(void)
+{
+    char *directory = path_in(base_directory, "run-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(directory));
+    return directory;
+}
+
+static void remove_directory(char *directory)
+{
+    nftw(directory, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    free(directory);
+}
+
+static int not_dot(const struct dirent *entry)
+{
+    return strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+    return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* The names in directory, sorted, one per line.  */
+static char *list_directory(const char *directory)
+{
+    struct dirent **entries;
+    int count = scandir(directory, &entries, not_dot, by_name);
+    size_t length = 0;
+
+    ck_assert_int_ge(count, 0);
+    for (int i = 0; i < count; i++)
+        length += strlen(entries[i]->d_name) + 1;
+    char *text = malloc(length + 1);
+    ck_assert_ptr_nonnull(text);
+    text[0] = '\0';
+    for (int i = 0; i < count; i++) {
+        strcat(text, entries[i]->d_name);
+        strcat(text, "\n");
+        free(entries[i]);
+    }
+    free(entries);
+    return text;
+}
+
+/* ---- Reports ------------------------------------------------------------ */
+
+/* The exact report of a run of program, given its header values, its exit
+   record (or NULL), and its units.  */
+static char *expected_report(const char *program, pid_t pid, long sparsity,
+                             const char *seed, const char *exit_record,
+                             const char *units)
+{
+    char *text = malloc(4096);
+    ck_assert_ptr_nonnull(text);
+    snprintf(text, 4096,
+             "sampler-report\t1\nprogram\t%s\npid\t%ld\nsparsity\t%ld\nseed\t%s\n"
+             "%s%s%send\n", program, (long)pid, sparsity, seed,
+             exit_record != NULL ? exit_record : "",
+             exit_record != NULL ? "\n" : "", units);
+    return text;
+}
+
+struct parsed_report {
+    long pid;
+    long sparsity;
+    uint64_t seed;
+    char exit_kind[16];     /* "" when there is no exit record */
+    long exit_value;
+    unsigned units;
+};
+
+static bool parse_number(const char *field, uint64_t *value)
+{
+    char *end;
+    if (*field < '0' || *field > '9')
+        return false;
+    errno = 0;
+    *value = strtoull(field, &end, 10);
+    return errno == 0 && *end == '\0';
+}
+
+/* Splits line (modified) at TABs into at most max fields.  */
+static size_t split_fields(char *line, char **fields, size_t max)
+{
+    size_t count = 0;
+    for (char *field = line; field != NULL && count < max;) {
+        fields[count++] = field;
+        field = strchr(field, '\t');
+        if (field != NULL)
+            *field++ = '\0';
+    }
+    return count;
+}
+
+/* Checks that text follows the report grammar of report-format.md and
+   extracts its header values.  */
+static struct parsed_report parse_report(const char *text)
+{
+    static const char *const header[] = { "sampler-report", "program", "pid",
+                                          "sparsity", "seed" };
+    struct parsed_report report = { .units = 0 };
+    char *copy = strdup(text);
+    char *fields[64];
+    uint64_t value, n_sites = 0, n_counters = 0, counters_seen = 0;
+    long last_site = -1;
+    bool ended = false;
+    size_t line_number = 0;
+
+    ck_assert_ptr_nonnull(copy);
+    ck_assert_msg(*text != '\0' && text[strlen(text) - 1] == '\n', "no final newline");
+    for (char *line = strtok(copy, "\n"); line != NULL; line = strtok(NULL, "\n")) {
+        ck_assert_msg(!ended, "a line after end: %s", line);
+        size_t count = split_fields(line, fields, 64);
+        for (size_t i = 0; i < count; i++)
+            ck_assert_msg(fields[i][0] != '\0' || (i == 4 && strcmp(fields[0], "unit") == 0),
+                          "empty field %zu on line %zu", i, line_number + 1);
+        if (line_number < 5) {
+            ck_assert_msg(count == 2 && strcmp(fields[0], header[line_number]) == 0,
+                          "line %zu is not %s", line_number + 1, header[line_number]);
+            if (line_number == 0)
+                ck_assert_str_eq(fields[1], "1");
+            if (line_number >= 2)
+                ck_assert_msg(parse_number(fields[1], &value), "%s", fields[1]);
+            if (line_number == 2)
+                report.pid = (long)value;
+            if (line_number == 3)
+                report.sparsity = (long)value;
+            if (line_number == 4)
+                report.seed = value;
+        } else if (strcmp(fields[0], "exit") == 0) {
+            ck_assert_msg(line_number == 5 && count == 3, "misplaced exit record");
+            ck_assert_msg(strcmp(fields[1], "status") == 0 || strcmp(fields[1], "signal") == 0,
+                          "%s", fields[1]);
+            snprintf(report.exit_kind, sizeof report.exit_kind, "%s", fields[1]);
+            ck_assert(parse_number(fields[2], &value));
+            report.exit_value = (long)value;
+        } else if (strcmp(fields[0], "unit") == 0) {
+            ck_assert_int_eq(count, 5);
+            ck_assert_uint_eq(strlen(fields[1]), 32);
+            ck_assert(parse_number(fields[2], &n_sites));
+            ck_assert(parse_number(fields[3], &n_counters));
+            report.units++;
+            last_site = -1;
+            counters_seen = 0;
+        } else if (strcmp(fields[0], "end") == 0) {
+            ck_assert_int_eq(count, 1);
+            ended = true;
+        } else {
+            ck_assert_msg(report.units > 0, "a site before any unit");
+            ck_assert(parse_number(fields[0], &value));
+            ck_assert_msg((long)value > last_site && value < n_sites,
+                          "site %" PRIu64 " out of order or range", value);
+            last_site = (long)value;
+            ck_assert_msg(count >= 2, "a site without counters");
+            bool nonzero = false;
+            for (size_t i = 1; i < count; i++) {
+                ck_assert(parse_number(fields[i], &value));
+                nonzero |= value != 0;
+            }
+            ck_assert_msg(nonzero, "a site with only zero counters");
+            counters_seen += count - 1;
+            ck_assert_uint_le(counters_seen, n_counters);
+        }
+        line_number++;
+    }
+    ck_assert_msg(ended, "no end record");
+    free(copy);
+    return report;
+}
+
+static void assert_report_is(const char *text, const char *expected)
+{
+    ck_assert_ptr_nonnull(text);
+    parse_report(text);
+    ck_assert_str_eq(text, expected);
+}
+
+static char *default_report_name(pid_t pid)
+{
+    char name[64];
+    snprintf(name, sizeof name, "sampler-%ld.report", (long)pid);
+    return strdup(name);
+}
+
+/* ---- In-process: patterns and units ------------------------------------- */
+
+START_TEST(test_patterns)
+{
+    static const char *const valid[] = { "r", "r-%p", "%%", "a/%p/b%%%p", "/x/y.report" };
+    static const char *const invalid[] = { "", "%", "r%", "%x", "%P", "a%%%", "%d-%p" };
+    char path[64];
+
+    for (size_t i = 0; i < sizeof valid / sizeof valid[0]; i++)
+        ck_assert_msg(sampler_report_pattern_valid(valid[i]), "%s", valid[i]);
+    for (size_t i = 0; i < sizeof invalid / sizeof invalid[0]; i++)
+        ck_assert_msg(!sampler_report_pattern_valid(invalid[i]), "%s", invalid[i]);
+
+    char *long_pattern = malloc(SAMPLER_PATH_MAX + 1);
+    ck_assert_ptr_nonnull(long_pattern);
+    memset(long_pattern, 'x', SAMPLER_PATH_MAX);
+    long_pattern[SAMPLER_PATH_MAX] = '\0';
+    ck_assert(!sampler_report_pattern_valid(long_pattern));
+    long_pattern[SAMPLER_PATH_MAX - 1] = '\0';
+    ck_assert(sampler_report_pattern_valid(long_pattern));
+    free(long_pattern);
+
+    ck_assert_int_eq(sampler_report_expand("r-%p.report", 4321, path, sizeof path), 13);
+    ck_assert_str_eq(path, "r-4321.report");
+    ck_assert_int_eq(sampler_report_expand("%%p/%p%p%%", 7, path, sizeof path), 6);
+    ck_assert_str_eq(path, "%p/77%");
+    ck_assert_int_eq(sampler_report_expand("abc", 1, path, 4), 3);
+    ck_assert_int_eq(sampler_report_expand("abcd", 1, path, 4), -1);
+    ck_assert_int_eq(sampler_report_expand("a%p", 12345, path, 6), -1);
+}
+END_TEST
+
+static const unsigned good_offsets[] = { 0, 1, 3 };
+static unsigned long long some_counters[3];
+
+struct unit_case {
+    struct __sampler_unit unit;
+    const char *problem;     /* NULL: valid */
+};
+
+static const unsigned equal_offsets[] = { 0, 1, 1 };
+static const unsigned decreasing_offsets[] = { 0, 2, 1 };
+static const unsigned late_start_offsets[] = { 1, 2, 3 };
+
+#define UNIT(version_, sites, counters_, signature_, offsets, array) \
+    { .version = (version_), .n_sites = (sites), .n_counters = (counters_), \
+      .signature = (signature_), .source = "u.c", .site_offsets = (offsets), \
+      .counters = (array) }
+#define SIGNATURE "0123456789abcdef0123456789abcdef"
+
+static const struct unit_case unit_cases[] = {
+    { UNIT(1, 2, 3, SIGNATURE, good_offsets, some_counters), NULL },
+    { UNIT(1, 0, 0, SIGNATURE, NULL, NULL), NULL },
+    { UNIT(1, 0, 0, SIGNATURE, good_offsets, NULL), NULL },
+    { UNIT(0, 2, 3, SIGNATURE, good_offsets, some_counters), "ABI version 0" },
+    { UNIT(2, 2, 3, SIGNATURE, good_offsets, some_counters), "ABI version 2" },
+    { UNIT(1, 2, 3, NULL, good_offsets, some_counters), "signature" },
+    { UNIT(1, 2, 3, "0123456789ABCDEF0123456789abcdef", good_offsets, some_counters), "signature" },
+    { UNIT(1, 2, 3, "0123456789abcdef", good_offsets, some_counters), "signature" },
+    { UNIT(1, 2, 3, SIGNATURE "0", good_offsets, some_counters), "signature" },
+    { UNIT(1, 2, 3, SIGNATURE, NULL, some_counters), "no site offsets" },
+    { UNIT(1, 2, 2, SIGNATURE, equal_offsets, some_counters), "do not increase at site 1" },
+    { UNIT(1, 2, 1, SIGNATURE, decreasing_offsets, some_counters), "do not increase at site 1" },
+    { UNIT(1, 2, 3, SIGNATURE, late_start_offsets, some_counters), "start at 1" },
+    { UNIT(1, 2, 4, SIGNATURE, good_offsets, some_counters), "end at 3, but there are 4" },
+    { UNIT(1, 1, 3, SIGNATURE, good_offsets, some_counters), "end at 1, but there are 3" },
+    { UNIT(1, 2, 3, SIGNATURE, good_offsets, NULL), "no counter array" },
+};
+
+START_TEST(test_unit_validation)
+{
+    const struct unit_case *c = &unit_cases[_i];
+    char problem[256] = "";
+
+    bool valid = sampler_unit_is_valid(&c->unit, problem, sizeof problem);
+    if (c->problem == NULL) {
+        ck_assert_msg(valid, "rejected: %s", problem);
+    } else {
+        ck_assert_msg(!valid, "accepted, expected: %s", c->problem);
+        ck_assert_msg(strstr(problem, c->problem) != NULL, "'%s' does not say '%s'",
+                      problem, c->problem);
+        ck_assert_ptr_null(strchr(problem, '\n'));
+    }
+}
+END_TEST
+
+/* ---- Processes: content, names, destinations ---------------------------- */
+
+START_TEST(test_exit_report_is_exact)
+{
+    const char *helper = helpers[_i];
+    const char *env[] = { "SAMPLER_SPARSITY=1", "SAMPLER_SEED=5", NULL };
+    char *directory = make_directory();
+    struct run run = run_helper(helper, directory, env, "exit", "3");
+
+    assert_exit_status(&run, 3);
+    ck_assert_str_eq(run.out, "");
+    ck_assert_str_eq(run.err, "");
+    char *name = default_report_name(run.pid);
+    char *listing = list_directory(directory);
+    char expected_listing[80];
+    snprintf(expected_listing, sizeof expected_listing, "%s\n", name);
+    ck_assert_str_eq(listing, expected_listing);
+
+    char *path = path_in(directory, name);
+    char *report = read_file(path);
+    char *expected = expected_report(helper, run.pid, 1, "5", "exit\tstatus\t3",
+                                     helper_units);
+    assert_report_is(report, expected);
+    struct parsed_report parsed = parse_report(report);
+    ck_assert_int_eq(parsed.pid, run.pid);
+    ck_assert_str_eq(parsed.exit_kind, "status");
+    ck_assert_int_eq(parsed.exit_value, 3);
+    ck_assert_uint_eq(parsed.units, 3);
+
+    free(expected);
+    free(report);
+    free(path);
+    free(listing);
+    free(name);
+    free_run(&run);
+    remove_directory(directory);
+}
+END_TEST
+
+START_TEST(test_return_from_main_is_reported)
+{
+    const char *helper = helpers[_i];
+    const char *env[] = { "SAMPLER_SPARSITY=1000", "SAMPLER_SEED=18446744073709551615", NULL };
+    char *directory = make_directory();
+    struct run run = run_helper(helper, directory, env, "return", "4");
+
+    assert_exit_status(&run, 4);
+    ck_assert_str_eq(run.err, "");
+    char *name = default_report_name(run.pid);
+    char *path = path_in(directory, name);
+    char *report = read_file(path);
+    char *expected = expected_report(helper, run.pid, 1000, "18446744073709551615",
+                                     "exit\tstatus\t4", helper_units);
+    assert_report_is(report, expected);
+
+    free(expected);
+    free(report);
+    free(path);
+    free(name);
+    free_run(&run);
+    remove_directory(directory);
+}
+END_TEST
+
+/* An unseeded run reports the fresh seed its streams came from.  */
+START_TEST(test_fresh_seed_is_the_one_used)
+{
+    const char *helper = helpers[_i];
+    const char *env[] = { "SAMPLER_SPARSITY=100", NULL };
+    char *directory = make_directory();
+    struct run run = run_helper(helper, directory, env, "countdowns", "2000");
+
+    assert_exit_status(&run, 0);
+    char *name = default_report_name(run.pid);
+    char *path = path_in(directory, name);
+    char *report = read_file(path);
+    ck_assert_ptr_nonnull(report);
+    struct parsed_report parsed = parse_report(report);
+    ck_assert_int_eq(parsed.sparsity, 100);
+
+    struct sampler_stream *stream = sampler_stream_new(100, parsed.seed, 0);
+    ck_assert_ptr_nonnull(stream);
+    ck_assert_msg(strncmp(run.out, "main ", 5) == 0, "%s", run.out);
+    char *cursor = run.out + 4;
+    size_t draws = 0, differences = 0;
+    while (*cursor == ' ') {
+        long value = strtol(cursor, &cursor, 10);
+        differences += value != sampler_stream_next(stream);
+        draws++;
+    }
+    sampler_stream_free(stream);
+    ck_assert_uint_eq(draws, 2000);
+    ck_assert_uint_eq(differences, 0);
+
+    free(report);
+    free(path);
+    free(name);
+    free_run(&run);
+    remove_directory(directory);
+}
+END_TEST
+
+START_TEST(test_file_pattern_and_directories)
+{
+    const char *helper = helpers[_i];
+    char *directory = make_directory();
+    char variable[512];
+    snprintf(variable, sizeof variable, "SAMPLER_FILE=%s/x/y/z/run-%%p-%%%%.rep", directory);
+    const char *env[] = { "SAMPLER_SPARSITY=1", "SAMPLER_SEED=9", variable, NULL };
+    struct run run = run_helper(helper, directory, env, "exit", "0");
+
+    assert_exit_status(&run, 0);
+    ck_assert_str_eq(run.err, "");
+    char *leaf = path_in(directory, "x/y/z");
+    char *listing = list_directory(leaf);
+    char name[80];
+    snprintf(name, sizeof name, "run-%ld-%%.rep", (long)run.pid);
+    char expected_listing[96];
+    snprintf(expected_listing, sizeof expected_listing, "%s\n", name);
+    ck_assert_str_eq(listing, expected_listing);
+
+    char *path = path_in(leaf, name);
+    char *report = read_file(path);
+    char *expected = expected_report(helper, run.pid, 1, "9", "exit\tstatus\t0",
+                                     helper_units);
+    assert_report_is(report, expected);
+
+    /* Created as mkdir -p would: 0777 less the umask.  */
+    mode_t mask = umask(0);
+    umask(mask);
+    struct stat status;
+    ck_assert_int_eq(stat(leaf, &status), 0);
+    ck_assert_int_eq(status.st_mode & 0777, 0777 & ~mask);
+
+    free(expected);
+    free(report);
+    free(path);
+    free(listing);
+    free(leaf);
+    free_run(&run);
+    remove_directory(directory);
+}
+END_TEST
+
+START_TEST(test_relative_file_is_from_the_starting_directory)
+{
+    const char *helper = helpers[_i];
+    char *directory = make_directory();
+    char *elsewhere = path_in(directory, "elsewhere");
+    ck_assert_int_eq(mkdir(elsewhere, 0777), 0);
+    const char *env[] = { "SAMPLER_SPARSITY=1", "SAMPLER_SEED=9",
+                          "SAMPLER_FILE=reports/r-%p", NULL };
+    struct run run = run_helper(helper, directory, env, "chdir", elsewhere);
+
+    assert_exit_status(&run, 0);
+    ck_assert_str_eq(run.err, "");
+    char *listing = list_directory(elsewhere);
+    ck_assert_str_eq(listing, "");
+    char name[64];
+    snprintf(name, sizeof name, "reports/r-%ld", (long)run.pid);
+    char *path = path_in(directory, name);
+    char *report = read_file(path);
+    ck_assert_msg(report != NULL, "no %s", path);
+    parse_report(report);
+
+    free(report);
+    free(path);
+    free(listing);
+    free(elsewhere);
+    free_run(&run);
+    remove_directory(directory);
+}
+END_TEST
+
+/* The descriptor wins over SAMPLER_FILE, and is written to, not closed:
+   reports written on demand and at exit follow each other on it.  */
+START_TEST(test_report_fd_pipe)
+{
+    const char *helper = helpers[_i];
+    char *directory = make_directory();
+    int ends[2];
+    ck_assert_int_eq(pipe(ends), 0);
+    char fd_variable[64], file_variable[512];
+    snprintf(fd_variable, sizeof fd_variable, "SAMPLER_REPORT_FD=%d", ends[1]);
+    snprintf(file_variable, sizeof file_variable, "SAMPLER_FILE=%s/file-%%p", directory);
+    const char *env[] = { "SAMPLER_SPARSITY=1", "SAMPLER_SEED=9", fd_variable,
+                          file_variable, NULL };
+    struct run run = run_helper(helper, directory, env, "write-now", NULL);
+
+    close(ends[1]);
+    assert_exit_status(&run, 0);
+    ck_assert_str_eq(run.err, "");
+    ck_assert_str_eq(run.out, "write 0\nwrite 0\n");
+    char *written = read_descriptor(ends[0]);
+    char *running = expected_report(helper, run.pid, 1, "9", NULL, helper_units);
+    char *exited = expected_report(helper, run.pid, 1, "9", "exit\tstatus\t0",
+                                   helper_units);
+    char *expected = malloc(3 * strlen(exited) + 1);
+    ck_assert_ptr_nonnull(expected);
+    sprintf(expected, "%s%s%s", running, running, exited);
+    ck_assert_str_eq(written, expected);
+    char *listing = list_directory(directory);
+    ck_assert_str_eq(listing, "");
+
+    free(listing);
+    free(expected);
+    free(exited);
+    free(running);
+    free(written);
+    free_run(&run);
+    remove_directory(directory);
+}
+END_TEST
+
+START_TEST(test_report_fd_file)
+{
+    const char *helper = helpers[_i];
+    char *directory = make_directory();
+    char *path = path_in(directory, "given.report");
+    int fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+    ck_assert_int_ge(fd, 0);
+    char fd_variable[64];
+    snprintf(fd_variable, sizeof fd_variable, "SAMPLER_REPORT_FD=%d", fd);
+    const char *env[] = { "SAMPLER_SPARSITY=7", "SAMPLER_SEED=0", fd_variable, NULL };
+    struct run run = run_helper(helper, directory, env, "exit", "1");
+
+    close(fd);
+    assert_exit_status(&run, 1);
+    ck_assert_str_eq(run.err, "");
+    char *report = read_file(path);
+    char *expected = expected_report(helper, run.pid, 7, "0", "exit\tstatus\t1",
+                                     helper_units);
+    assert_report_is(report, expected);
+    char *listing = list_directory(directory);
+    ck_assert_str_eq(listing, "given.report\n");
+
+    free(listing);
+    free(expected);
+    free(report);
+    free(path);
+    free_run(&run);
+    remove_directory(directory);
+}
+END_TEST
+
+static const char *const off_environments[][3] = {
+    { NULL, NULL, NULL },
+    { "SAMPLER_SPARSITY=0", "SAMPLER_SEED=4", NULL },
+    { "SAMPLER_SPARSITY=", NULL, NULL },
+};
+
+START_TEST(test_no_report_when_off)
+{
+    for (size_t h = 0; h < HELPER_COUNT; h++) {
+        char *directory = make_directory();
+        int ends[2];
+        ck_assert_int_eq(pipe(ends), 0);
+        char fd_variable[64];
+        snprintf(fd_variable, sizeof fd_variable, "SAMPLER_REPORT_FD=%d", ends[1]);
+        const char *const *off = off_environments[_i];
+        /* Once to the default file, once to the descriptor.  */
+        for (int with_fd = 0; with_fd < 2; with_fd++) {
+            const char *env[4];
+            size_t used = 0;
+            for (size_t k = 0; off[k] != NULL; k++)
+                env[used++] = off[k];
+            if (with_fd)
+                env[used++] = fd_variable;
+            env[used] = NULL;
+            struct run run = run_helper(helpers[h], directory, env, "write-now", NULL);
+            assert_exit_status(&run, 0);
+            ck_assert_str_eq(run.err, "");
+            ck_assert_str_eq(run.out, "write -1\nwrite -1\n");
+            free_run(&run);
+        }
+        close(ends[1]);
+        char *written = read_descriptor(ends[0]);
+        ck_assert_str_eq(written, "");
+        char *listing = list_directory(directory);
+        ck_assert_str_eq(listing, "");
+        free(listing);
+        free(written);
+        remove_directory(directory);
+    }
+}
+END_TEST
+
+START_TEST(test_existing_file_is_not_replaced)
+{
+    const char *helper = helpers[_i];
+    char *directory = make_directory();
+    char *path = path_in(directory, "fixed.report");
+    FILE *existing = fopen(path, "w");
+    ck_assert_ptr_nonnull(existing);
+    fputs("keep\n", existing);
+    fclose(existing);
+    char variable[512];
+    snprintf(variable, sizeof variable, "SAMPLER_FILE=%s", path);
+    const char *env[] = { "SAMPLER_SPARSITY=1", "SAMPLER_SEED=9", variable, NULL };
+
+    struct run first = run_helper(helper, directory, env, "exit", "0");
+    struct run second = run_helper(helper, directory, env, "exit", "2");
+    assert_exit_status(&first, 0);
+    assert_exit_status(&second, 2);
+    ck_assert_str_eq(first.err, "");
+    ck_assert_str_eq(second.err, "");
+
+    char *listing = list_directory(directory);
+    ck_assert_str_eq(listing, "fixed.report\nfixed.report.1\nfixed.report.2\n");
+    char *kept = read_file(path);
+    ck_assert_str_eq(kept, "keep\n");
+    char *first_path = path_in(directory, "fixed.report.1");
+    char *second_path = path_in(directory, "fixed.report.2");
+    char *first_report = read_file(first_path);
+    char *second_report = read_file(second_path);
+    char *first_expected = expected_report(helper, first.pid, 1, "9",
+                                           "exit\tstatus\t0", helper_units);
+    char *second_expected = expected_report(helper, second.pid, 1, "9",
+                                            "exit\tstatus\t2", helper_units);
+    assert_report_is(first_report, first_expected);
+    assert_report_is(second_report, second_expected);
+
+    free(second_expected);
+    free(first_expected);
+    free(second_report);
+    free(first_report);
+    free(second_path);
+    free(first_path);
+    free(kept);
+    free(listing);
+    free(path);
+    free_run(&first);
+    free_run(&second);
+    remove_directory(directory);
+}
+END_TEST
+
+/* On demand: each call writes a report of its own, without an exit
+   record; the exit report follows under the next free name.  */
+START_TEST(test_write_now_writes_new_reports)
+{
+    const char *helper = helpers[_i];
+    char *directory = make_directory();
+    char variable[512];
+    snprintf(variable, sizeof variable, "SAMPLER_FILE=%s/now.report", directory);
+    const char *env[] = { "SAMPLER_SPARSITY=1", "SAMPLER_SEED=9", variable, NULL };
+    struct run run = run_helper(helper, directory, env, "write-now", NULL);
+
+    assert_exit_status(&run, 0);
+    ck_assert_str_eq(run.out, "write 0\nwrite 0\n");
+    ck_assert_str_eq(run.err, "");
+    char *listing = list_directory(directory);
+    ck_assert_str_eq(listing, "now.report\nnow.report.1\nnow.report.2\n");
+    char *running = expected_report(helper, run.pid, 1, "9", NULL, helper_units);
+    char *exited = expected_report(helper, run.pid, 1, "9", "exit\tstatus\t0",
+                                   helper_units);
+    static const char *const names[] = { "now.report", "now.report.1", "now.report.2" };
+    for (size_t i = 0; i < 3; i++) {
+        char *path = path_in(directory, names[i]);
+        char *report = read_file(path);
+        assert_report_is(report, i < 2 ? running : exited);
+        free(report);
+        free(path);
+    }
+
+    free(exited);
+    free(running);
+    free(listing);
+    free_run(&run);
+    remove_directory(directory);
+}
+END_TEST
+
+/* The runtime's report never touches the program's stdio buffers, and
+   never changes errno, whether writing succeeds or fails.  */
+START_TEST(test_program_state_is_untouched)
+{
+    const char *helper = helpers[_i];
+    char *directory = make_directory();
+    const char *env[] = { "SAMPLER_SPARSITY=1", "SAMPLER_SEED=9", NULL };
+    const char *failing_env[] = { "SAMPLER_SPARSITY=1", "SAMPLER_FILE=/dev/null/x", NULL };
+
+    struct run stdio = run_helper(helper, directory, env, "stdio", NULL);
+    assert_exit_status(&stdio, 0);
+    ck_assert_str_eq(stdio.out, "unflushed");
+    ck_assert_str_eq(stdio.err, "");
+
+    struct run kept = run_helper(helper, directory, env, "errno", NULL);
+    assert_exit_status(&kept, 0);
+    struct run kept_failing = run_helper(helper, directory, failing_env, "errno", NULL);
+    assert_exit_status(&kept_failing, 0);
+    ck_assert_uint_eq(count_lines(kept_failing.err), 2);
+
+    free_run(&stdio);
+    free_run(&kept);
+    free_run(&kept_failing);
+    remove_directory(directory);
+}
+END_TEST
+
+/* ---- Processes: bad values and failures --------------------------------- */
+
+static const char *const bad_patterns[] = { "%x-report", "report-%", "r-%P", "%d" };
+
+START_TEST(test_bad_file_pattern_warns)
+{
+    for (size_t h = 0; h < HELPER_COUNT; h++) {
+        char *directory = make_directory();
+        char variable[512];
+        snprintf(variable, sizeof variable, "SAMPLER_FILE=%s", bad_patterns[_i]);
+        const char *env[] = { "SAMPLER_SPARSITY=1", variable, NULL };
+        struct run run = run_helper(helpers[h], directory, env, "exit", "3");
+
+        assert_exit_status(&run, 3);
+        ck_assert_str_eq(run.out, "");
+        assert_one_warning(&run, "SAMPLER_FILE", NULL);
+        char *listing = list_directory(directory);
+        ck_assert_str_eq(listing, "");
+        free(listing);
+        free_run(&run);
+        remove_directory(directory);
+    }
+}
+END_TEST
+
+START_TEST(test_unwritable_path_warns)
+{
+    const char *helper = helpers[_i];
+    char *directory = make_directory();
+    char *plain_file = path_in(directory, "plain");
+    FILE *plain = fopen(plain_file, "w");
+    ck_assert_ptr_nonnull(plain);
+    fclose(plain);
+
+    const char *env[] = { "SAMPLER_SPARSITY=1", "SAMPLER_FILE=/dev/null/sub/report", NULL };
+    struct run run = run_helper(helper, directory, env, "exit", "3");
+    assert_exit_status(&run, 3);
+    ck_assert_str_eq(run.out, "");
+    ck_assert_str_eq(run.err,
+                     "sampler: cannot write report to '/dev/null/sub/report': Not a directory\n");
+    free_run(&run);
+
+    char variable[512];
+    snprintf(variable, sizeof variable, "SAMPLER_FILE=%s/plain/r-%%p", directory);
+    const char *under_file_env[] = { "SAMPLER_SPARSITY=1", variable, NULL };
+    run = run_helper(helper, directory, under_file_env, "return", "0");
+    assert_exit_status(&run, 0);
+    assert_one_warning(&run, "cannot write report to '", "/plain/r-");
+    ck_assert_ptr_nonnull(strstr(run.err, "': Not a directory\n"));
+    char *listing = list_directory(directory);
+    ck_assert_str_eq(listing, "plain\n");
+
+    free(listing);
+    free_run(&run);
+    free(plain_file);
+    remove_directory(directory);
+}
+END_TEST
+
+static const char *const bad_descriptors[] = { "x", "-1", "3x", " 3", "2147483648",
+                                               "999", "read-only" };
+
+/* "no report, to avoid surprises": no fallback to SAMPLER_FILE.  */
+START_TEST(test_bad_report_fd_warns)
+{
+    for (size_t h = 0; h < HELPER_COUNT; h++) {
+        char *directory = make_directory();
+        char fd_variable[64], file_variable[512];
+        int read_only = -1;
+        if (strcmp(bad_descriptors[_i], "read-only") == 0) {
+            read_only = open("/dev/null", O_RDONLY);
+            ck_assert_int_ge(read_only, 0);
+            snprintf(fd_variable, sizeof fd_variable, "SAMPLER_REPORT_FD=%d", read_only);
+        } else {
+            snprintf(fd_variable, sizeof fd_variable, "SAMPLER_REPORT_FD=%s",
+                     bad_descriptors[_i]);
+        }
+        snprintf(file_variable, sizeof file_variable, "SAMPLER_FILE=%s/f-%%p", directory);
+        const char *env[] = { "SAMPLER_SPARSITY=1", fd_variable, file_variable, NULL };
+        struct run run = run_helper(helpers[h], directory, env, "exit", "3");
+
+        assert_exit_status(&run, 3);
+        assert_one_warning(&run, "SAMPLER_REPORT_FD", "sampling is off");
+        char *listing = list_directory(directory);
+        ck_assert_str_eq(listing, "");
+        if (read_only >= 0)
+            close(read_only);
+        free(listing);
+        free_run(&run);
+        remove_directory(directory);
+    }
+}
+END_TEST
+
+START_TEST(test_full_disk_warns)
+{
+    const char *helper = helpers[_i];
+    char *directory = make_directory();
+    int full = open("/dev/full", O_WRONLY);
+    ck_assert_int_ge(full, 0);
+    char fd_variable[64], expected[128];
+    snprintf(fd_variable, sizeof fd_variable, "SAMPLER_REPORT_FD=%d", full);
+    const char *env[] = { "SAMPLER_SPARSITY=1", fd_variable, NULL };
+    struct run run = run_helper(helper, directory, env, "exit", "3");
+
+    close(full);
+    assert_exit_status(&run, 3);
+    snprintf(expected, sizeof expected,
+             "sampler: cannot write report to file descriptor %d: No space left on device\n",
+             full);
+    ck_assert_str_eq(run.err, expected);
+    free_run(&run);
+    remove_directory(directory);
+}
+END_TEST
+
+/* The program closed the descriptor, or reused its number for a file of
+   its own: the report must not land in the program's file.  */
+START_TEST(test_closed_or_replaced_fd_is_not_written)
+{
+    const char *helper = helpers[_i];
+    char *directory = make_directory();
+    int ends[2];
+    ck_assert_int_eq(pipe(ends), 0);
+    char fd_variable[64], fd_number[16], expected[160];
+    snprintf(fd_variable, sizeof fd_variable, "SAMPLER_REPORT_FD=%d", ends[1]);
+    snprintf(fd_number, sizeof fd_number, "%d", ends[1]);
+    const char *env[] = { "SAMPLER_SPARSITY=1", fd_variable, NULL };
+
+    struct run closed = run_helper(helper, directory, env, "close-fd", fd_number);
+    assert_exit_status(&closed, 0);
+    snprintf(expected, sizeof expected,
+             "sampler: cannot write report to file descriptor %d: Bad file descriptor\n",
+             ends[1]);
+    ck_assert_str_eq(closed.err, expected);
+
+    struct run replaced = run_helper(helper, directory, env, "replace-fd", fd_number);
+    assert_exit_status(&replaced, 0);
+    snprintf(expected, sizeof expected,
+             "sampler: cannot write report to file descriptor %d: the program has "
+             "replaced it\n", ends[1]);
+    ck_assert_str_eq(replaced.err, expected);
+    char *victim_path = path_in(directory, "victim");
+    char *victim = read_file(victim_path);
+    ck_assert_str_eq(victim, "");
+
+    close(ends[1]);
+    char *written = read_descriptor(ends[0]);
+    ck_assert_str_eq(written, "");
+
+    free(written);
+    free(victim);
+    free(victim_path);
+    free_run(&closed);
+    free_run(&replaced);
+    remove_directory(directory);
+}
+END_TEST
+
+/* The reader has gone: the program must not die of SIGPIPE, neither at
+   exit nor when it asks for a report and goes on.  */
+START_TEST(test_closed_pipe_does_not_kill)
+{
+    const char *helper = helpers[_i];
+    char *directory = make_directory();
+    int ends[2];
+    ck_assert_int_eq(pipe(ends), 0);
+    close(ends[0]);
+    char fd_variable[64];
+    snprintf(fd_variable, sizeof fd_variable, "SAMPLER_REPORT_FD=%d", ends[1]);
+    const char *env[] = { "SAMPLER_SPARSITY=1", fd_variable, NULL };
+
+    struct run at_exit = run_helper(helper, directory, env, "exit", "3");
+    assert_exit_status(&at_exit, 3);
+    assert_one_warning(&at_exit, "cannot write report to file descriptor", "Broken pipe");
+
+    struct run on_demand = run_helper(helper, directory, env, "write-now", NULL);
+    assert_exit_status(&on_demand, 0);
+    ck_assert_str_eq(on_demand.out, "write -1\nwrite -1\n");
+    ck_assert_uint_eq(count_lines(on_demand.err), 3);
+
+    close(ends[1]);
+    free_run(&at_exit);
+    free_run(&on_demand);
+    remove_directory(directory);
+}
+END_TEST
+
+START_TEST(test_bad_units_are_skipped_with_a_warning)
+{
+    const char *helper = helpers[_i];
+    const char *env[] = { "SAMPLER_SPARSITY=1", "SAMPLER_SEED=5", NULL };
+    char *directory = make_directory();
+    struct run run = run_helper(helper, directory, env, "bad-units", NULL);
+
+    assert_exit_status(&run, 0);
+    ck_assert_uint_eq(count_lines(run.err), 3);
+    char *line = run.err;
+    static const char *const sources[] = { "'version.c'", "'increasing.c'", "'end.c'" };
+    for (size_t i = 0; i < 3; i++) {
+        char *newline = strchr(line, '\n');
+        *newline = '\0';
+        ck_assert_msg(strncmp(line, "sampler: ", 9) == 0, "%s", line);
+        ck_assert_msg(strstr(line, sources[i]) != NULL, "no %s in: %s", sources[i], line);
+        line = newline + 1;
+    }
+
+    char *name = default_report_name(run.pid);
+    char *path = path_in(directory, name);
+    char *report = read_file(path);
+    char *expected = expected_report(helper, run.pid, 1, "5", "exit\tstatus\t0",
+                                     helper_units);
+    assert_report_is(report, expected);
+
+    /* With sampling off, malformed units are not worth a warning.  */
+    const char *off_env[] = { NULL };
+    struct run off = run_helper(helper, directory, off_env, "bad-units", NULL);
+    assert_exit_status(&off, 0);
+    ck_assert_str_eq(off.err, "");
+
+    free(expected);
+    free(report);
+    free(path);
+    free(name);
+    free_run(&run);
+    free_run(&off);
+    remove_directory(directory);
+}
+END_TEST
+
+/* ---- Processes: units in DSOs ------------------------------------------- */
+
+START_TEST(test_unit_of_loaded_dso_is_reported)
+{
+    const char *helper = helpers[_i];
+    const char *env[] = { "SAMPLER_SPARSITY=1", "SAMPLER_SEED=5", NULL };
+    char *directory = make_directory();
+    struct run run = run_helper(helper, directory, env, "dlopen", REPORT_DSO);
+
+    assert_exit_status(&run, 0);
+    ck_assert_str_eq(run.err, "");
+    char units[1024];
+    snprintf(units, sizeof units, "%s%s", helper_units, dso_unit);
+    char *name = default_report_name(run.pid);
+    char *path = path_in(directory, name);
+    char *report = read_file(path);
+    char *expected = expected_report(helper, run.pid, 1, "5", "exit\tstatus\t0", units);
+    assert_report_is(report, expected);
+
+    free(expected);
+    free(report);
+    free(path);
+    free(name);
+    free_run(&run);
+    remove_directory(directory);
+}
+END_TEST
+
+/* A unit whose DSO was unloaded is gone, and reading it would crash.  */
+START_TEST(test_unit_of_unloaded_dso_is_left_out)
+{
+    const char *helper = helpers[_i];
+    const char *env[] = { "SAMPLER_SPARSITY=1", "SAMPLER_SEED=5", NULL };
+    char *directory = make_directory();
+    struct run run = run_helper(helper, directory, env, "dlclose", REPORT_DSO);
+
+    assert_exit_status(&run, 0);
+    ck_assert_str_eq(run.err, "");
+    char *name = default_report_name(run.pid);
+    char *path = path_in(directory, name);
+    char *report = read_file(path);
+    char *expected = expected_report(helper, run.pid, 1, "5", "exit\tstatus\t0",
+                                     helper_units);
+    assert_report_is(report, expected);
+
+    free(expected);
+    free(report);
+    free(path);
+    free(name);
+    free_run(&run);
+    remove_directory(directory);
+}
+END_TEST
+
+/* A program that does not link the runtime loads and unloads a DSO that
+   does: the runtime must stay, with its exit handler.  */
+START_TEST(test_runtime_outlives_the_dso_that_loaded_it)
+{
+    const char *env[] = { "SAMPLER_SPARSITY=1", "SAMPLER_SEED=5", NULL };
+    const char *argv[] = { DSO_LOADER, REPORT_DSO_LINKED, NULL };
+    char *directory = make_directory();
+    struct run run = run_in(directory, argv, env);
+
+    assert_exit_status(&run, 0);
+    ck_assert_str_eq(run.err, "");
+    char *name = default_report_name(run.pid);
+    char *path = path_in(directory, name);
+    char *report = read_file(path);
+    char *expected = expected_report(DSO_LOADER, run.pid, 1, "5", "exit\tstatus\t0", "");
+    assert_report_is(report, expected);
+
+    free(expected);
+    free(report);
+    free(path);
+    free(name);
+    free_run(&run);
+    remove_directory(directory);
+}
+END_TEST
+
+Suite *report_suite(void)
+{
+    Suite *suite = suite_create("report");
+
+    TCase *in_process = tcase_create("patterns and units");
+    tcase_add_test(in_process, test_patterns);
+    tcase_add_loop_test(in_process, test_unit_validation, 0,
+                        sizeof unit_cases / sizeof unit_cases[0]);
+    suite_add_tcase(suite, in_process);
+
+    TCase *writing = tcase_create("writing");
+    tcase_add_unchecked_fixture(writing, make_base_directory, remove_base_directory);
+    tcase_set_timeout(writing, 30);
+    tcase_add_loop_test(writing, test_exit_report_is_exact, 0, HELPER_COUNT);
+    tcase_add_loop_test(writing, test_return_from_main_is_reported, 0, HELPER_COUNT);
+    tcase_add_loop_test(writing, test_fresh_seed_is_the_one_used, 0, HELPER_COUNT);
+    tcase_add_loop_test(writing, test_file_pattern_and_directories, 0, HELPER_COUNT);
+    tcase_add_loop_test(writing, test_relative_file_is_from_the_starting_directory, 0,
+                        HELPER_COUNT);
+    tcase_add_loop_test(writing, test_report_fd_pipe, 0, HELPER_COUNT);
+    tcase_add_loop_test(writing, test_report_fd_file, 0, HELPER_COUNT);
+    tcase_add_loop_test(writing, test_no_report_when_off, 0,
+                        sizeof off_environments / sizeof off_environments[0]);
+    tcase_add_loop_test(writing, test_existing_file_is_not_replaced, 0, HELPER_COUNT);
+    tcase_add_loop_test(writing, test_write_now_writes_new_reports, 0, HELPER_COUNT);
+    tcase_add_loop_test(writing, test_program_state_is_untouched, 0, HELPER_COUNT);
+    suite_add_tcase(suite, writing);
+
+    TCase *failures = tcase_create("failures");
+    tcase_add_unchecked_fixture(failures, make_base_directory, remove_base_directory);
+    tcase_set_timeout(failures, 30);
+    tcase_add_loop_test(failures, test_bad_file_pattern_warns, 0,
+                        sizeof bad_patterns / sizeof bad_patterns[0]);
+    tcase_add_loop_test(failures, test_unwritable_path_warns, 0, HELPER_COUNT);
+    tcase_add_loop_test(failures, test_bad_report_fd_warns, 0,
+                        sizeof bad_descriptors / sizeof bad_descriptors[0]);
+    tcase_add_loop_test(failures, test_full_disk_warns, 0, HELPER_COUNT);
+    tcase_add_loop_test(failures, test_closed_or_replaced_fd_is_not_written, 0,
+                        HELPER_COUNT);
+    tcase_add_loop_test(failures, test_closed_pipe_does_not_kill, 0, HELPER_COUNT);
+    tcase_add_loop_test(failures, test_bad_units_are_skipped_with_a_warning, 0,
+                        HELPER_COUNT);
+    suite_add_tcase(suite, failures);
+
+    TCase *dsos = tcase_create("dsos");
+    tcase_add_unchecked_fixture(dsos, make_base_directory, remove_base_directory);
+    tcase_set_timeout(dsos, 30);
+    tcase_add_loop_test(dsos, test_unit_of_loaded_dso_is_reported, 0, HELPER_COUNT);
+    tcase_add_loop_test(dsos, test_unit_of_unloaded_dso_is_left_out, 0, HELPER_COUNT);
+    tcase_add_test(dsos, test_runtime_outlives_the_dso_that_loaded_it);
+    suite_add_tcase(suite, dsos);
+    return suite;
+}

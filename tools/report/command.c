@@ -1,0 +1,41 @@
+#include "command.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "util.h"
+
+int command_usage_error(const struct command *command, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    fputs(PROGRAM_NAME ": ", stderr);
+    vfprintf(stderr, format, args);
+    va_end(args);
+    fprintf(stderr, "\nusage: " PROGRAM_NAME " %s %s\n", command->name, command->synopsis);
+    return EXIT_BAD_INPUT;
+}
+
+void command_print_help(FILE *out, const struct command *command)
+{
+    fprintf(out, "usage: " PROGRAM_NAME " %s %s\n\n%s\n", command->name, command->synopsis,
+            command->summary);
+    if (command->options && *command->options)
+        fprintf(out, "\n%s", command->options);
+}
+
+bool command_option_value(const char *name, int argc, char **argv, int *i, const char **value)
+{
+    const char *argument = argv[*i];
+    size_t length = strlen(name);
+    if (strncmp(argument, name, length) != 0)
+        return false;
+    if (argument[length] == '=') {
+        *value = argument + length + 1;
+    } else if (argument[length] == '\0') {
+        *value = *i + 1 < argc ? argv[++*i] : NULL;
+    } else {
+        return false;
+    }
+    return true;
+}

@@ -1,0 +1,112 @@
+#include "counts.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* The runtime writes this count for a bounds site whose first observation
+   was under way when the report was written: it means 0.  */
+#define BOUND_COUNT_IN_PROGRESS UINT64_MAX
+
+void unit_totals_init(struct unit_totals *totals, const struct unit_table *table)
+{
+    totals->table = table;
+    totals->values = xcalloc(table->n_counters, sizeof *totals->values);
+    totals->observed = xcalloc(table->n_sites, sizeof *totals->observed);
+}
+
+void unit_totals_free(struct unit_totals *totals)
+{
+    free(totals->values);
+    free(totals->observed);
+    memset(totals, 0, sizeof *totals);
+}
+
+static unsigned long long saturating_add(unsigned long long a, unsigned long long b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static double bits_to_double(uint64_t bits)
+{
+    double value;
+    memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
+static int64_t bits_to_signed(uint64_t bits)
+{
+    int64_t value;
+    memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
+/* Whether A is below B.  For doubles, as the runtime orders them: -0 is
+   below +0, and a NaN (kept only when nothing else was seen) loses to any
+   number.  */
+static bool bound_below(enum bound_kind kind, uint64_t a, uint64_t b)
+{
+    switch (kind) {
+    case BOUND_SIGNED:
+        return bits_to_signed(a) < bits_to_signed(b);
+    case BOUND_DOUBLE: {
+        double x = bits_to_double(a), y = bits_to_double(b);
+        if (isnan(x) || isnan(y))
+            return false;
+        if (x == 0 && y == 0)
+            return signbit(x) && !signbit(y);
+        return x < y;
+    }
+    case BOUND_UNSIGNED:
+    case BOUND_NONE:
+        break;
+    }
+    return a < b;
+}
+
+/* Whether CANDIDATE should replace CURRENT as the minimum (LOWEST) or the
+   maximum.  */
+static bool bound_better(enum bound_kind kind, uint64_t candidate, uint64_t current,
+                         bool lowest)
+{
+    if (kind == BOUND_DOUBLE && isnan(bits_to_double(current)))
+        return !isnan(bits_to_double(candidate));
+    return lowest ? bound_below(kind, candidate, current) : bound_below(kind, current, candidate);
+}
+
+static void add_bounds(const struct site *site, unsigned long long *total,
+                       const unsigned long long *values)
+{
+    unsigned long long count = values[BOUND_SLOT_COUNT];
+    if (count == BOUND_COUNT_IN_PROGRESS || count == 0)
+        return;
+    if (total[BOUND_SLOT_COUNT] == 0) {
+        total[BOUND_SLOT_MIN] = values[BOUND_SLOT_MIN];
+        total[BOUND_SLOT_MAX] = values[BOUND_SLOT_MAX];
+    } else {
+        if (bound_better(site->bound_kind, values[BOUND_SLOT_MIN], total[BOUND_SLOT_MIN], true))
+            total[BOUND_SLOT_MIN] = values[BOUND_SLOT_MIN];
+        if (bound_better(site->bound_kind, values[BOUND_SLOT_MAX], total[BOUND_SLOT_MAX], false))
+            total[BOUND_SLOT_MAX] = values[BOUND_SLOT_MAX];
+    }
+    total[BOUND_SLOT_COUNT] = saturating_add(total[BOUND_SLOT_COUNT], count);
+}
+
+void unit_totals_add(struct unit_totals *totals, const struct unit_counts *occurrence)
+{
+    for (size_t i = 0; i < occurrence->n_observed; i++) {
+        const struct site_counts *counts = &occurrence->sites[i];
+        const struct site *site = &totals->table->sites[counts->site];
+        unsigned long long *total = totals->values + site->first_counter;
+        totals->observed[counts->site] = true;
+        if (site->scheme == SCHEME_BOUNDS) {
+            add_bounds(site, total, counts->values);
+            continue;
+        }
+        for (unsigned c = 0; c < site->n_counters; c++)
+            total[c] = saturating_add(total[c], counts->values[c]);
+    }
+}

@@ -1,0 +1,27 @@
+/* A unit's counters added up over its occurrences, the way the report
+   format says: counts are summed; a bounds site's minimum is the least and
+   its maximum the greatest of those observed.  This needs the unit's site
+   table, which says which counters are bounds and of what kind.  */
+#ifndef SAMPLER_REPORT_COUNTS_H
+#define SAMPLER_REPORT_COUNTS_H
+
+#include <stdbool.h>
+
+#include "report.h"
+#include "sitetable.h"
+
+struct unit_totals {
+    const struct unit_table *table;
+    unsigned long long *values;   /* table->n_counters, at each site's first_counter */
+    bool *observed;               /* per site: some occurrence had a line for it */
+};
+
+void unit_totals_init(struct unit_totals *totals, const struct unit_table *table);
+
+/* Adds one occurrence, which must fit the table (same sizes, and each site
+   line with its site's number of counters).  */
+void unit_totals_add(struct unit_totals *totals, const struct unit_counts *occurrence);
+
+void unit_totals_free(struct unit_totals *totals);
+
+#endif

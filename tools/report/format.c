@@ -1,0 +1,495 @@
+#include "format.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool output_format_parse(const char *name, enum output_format *format)
+{
+    static const struct {
+        const char *name;
+        enum output_format format;
+    } formats[] = {
+        { "text", OUTPUT_TEXT },
+        { "csv", OUTPUT_CSV },
+        { "jsonl", OUTPUT_JSONL },
+    };
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+        if (strcmp(name, formats[i].name) == 0) {
+            *format = formats[i].format;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* ---- Counter values ---------------------------------------------------- */
+
+enum value_state {
+    VALUE_NUMBER,        /* text holds a number, valid in JSON and CSV */
+    VALUE_ABSENT,        /* a bounds min/max with no observation */
+    VALUE_NOT_FINITE,    /* nan or an infinity: text holds it, JSON has no such number */
+};
+
+struct counter_value {
+    enum value_state state;
+    char text[48];
+};
+
+static unsigned row_counter_count(const struct site_row *row)
+{
+    return row->site ? row->site->n_counters : row->n_values;
+}
+
+static unsigned long long row_raw_value(const struct site_row *row, unsigned counter)
+{
+    return row->values && counter < row->n_values ? row->values[counter] : 0;
+}
+
+/* Branch sites are named false,true in slot order; people read them as
+   "true, false", so that order is the one shown.  Other counters keep their
+   table order.  */
+static unsigned row_counter_at(const struct site_row *row, unsigned position)
+{
+    const struct site *site = row->site;
+    if (site && site->scheme == SCHEME_BRANCHES && site->n_counters == 2
+        && strcmp(site->counter_names[0], "false") == 0
+        && strcmp(site->counter_names[1], "true") == 0)
+        return 1 - position;
+    return position;
+}
+
+static void counter_name(const struct site_row *row, unsigned counter, char *buffer,
+                         size_t size, const char **name)
+{
+    if (row->site) {
+        *name = row->site->counter_names[counter];
+    } else {
+        snprintf(buffer, size, "c%u", counter);
+        *name = buffer;
+    }
+}
+
+/* Shortest text that reads back as the same double.  */
+static void format_double(double value, char *text, size_t size)
+{
+    for (int precision = 1; precision <= 17; precision++) {
+        snprintf(text, size, "%.*g", precision, value);
+        if (strtod(text, NULL) == value)
+            return;
+    }
+}
+
+static void decode_bound(uint64_t bits, enum bound_kind kind, struct counter_value *value)
+{
+    value->state = VALUE_NUMBER;
+    switch (kind) {
+    case BOUND_SIGNED: {
+        int64_t signed_value;
+        memcpy(&signed_value, &bits, sizeof signed_value);
+        snprintf(value->text, sizeof value->text, "%lld", (long long) signed_value);
+        break;
+    }
+    case BOUND_DOUBLE: {
+        double real;
+        memcpy(&real, &bits, sizeof real);
+        if (isnan(real)) {
+            value->state = VALUE_NOT_FINITE;
+            snprintf(value->text, sizeof value->text, "nan");
+        } else if (isinf(real)) {
+            value->state = VALUE_NOT_FINITE;
+            snprintf(value->text, sizeof value->text, "%s", real < 0 ? "-inf" : "inf");
+        } else {
+            format_double(real, value->text, sizeof value->text);
+        }
+        break;
+    }
+    case BOUND_UNSIGNED:
+    case BOUND_NONE:
+        snprintf(value->text, sizeof value->text, "%llu", (unsigned long long) bits);
+        break;
+    }
+}
+
+static void counter_value(const struct site_row *row, unsigned counter,
+                          struct counter_value *value)
+{
+    const struct site *site = row->site;
+    unsigned long long raw = row_raw_value(row, counter);
+    if (site && site->scheme == SCHEME_BOUNDS && counter != BOUND_SLOT_COUNT) {
+        if (row_raw_value(row, BOUND_SLOT_COUNT) == 0) {
+            value->state = VALUE_ABSENT;
+            value->text[0] = '\0';
+            return;
+        }
+        decode_bound(raw, site->bound_kind, value);
+        return;
+    }
+    value->state = VALUE_NUMBER;
+    snprintf(value->text, sizeof value->text, "%llu", raw);
+}
+
+/* ---- Text ---------------------------------------------------------------- */
+
+enum { COLUMN_LOCATION, COLUMN_FUNCTION, COLUMN_SCHEME, COLUMN_PREDICATE, COLUMN_COUNTS,
+       N_COLUMNS };
+
+static const char *const column_titles[N_COLUMNS] = {
+    "LOCATION", "FUNCTION", "SCHEME", "PREDICATE", "COUNTS",
+};
+
+/* TEXT with control characters made visible, so one row stays one line.  */
+static void append_visible(struct byte_buffer *buffer, const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *) text; *p; p++) {
+        char escaped[8];
+        if (*p == '\n')
+            buffer_append(buffer, "\\n", 2);
+        else if (*p == '\t')
+            buffer_append(buffer, "\\t", 2);
+        else if (*p < 0x20 || *p == 0x7f)
+            buffer_append(buffer, escaped, (size_t) snprintf(escaped, sizeof escaped,
+                                                             "\\x%02x", *p));
+        else
+            buffer_append(buffer, p, 1);
+    }
+}
+
+static void append_text(struct byte_buffer *buffer, const char *text)
+{
+    buffer_append(buffer, text, strlen(text));
+}
+
+/* Columns are aligned by characters, so UTF-8 continuation bytes do not
+   count.  */
+static size_t display_width(const char *text)
+{
+    size_t width = 0;
+    for (const unsigned char *p = (const unsigned char *) text; *p; p++)
+        width += (*p & 0xc0) != 0x80;
+    return width;
+}
+
+static void text_counts(const struct site_row *row, struct byte_buffer *cell)
+{
+    unsigned n_counters = row_counter_count(row);
+    for (unsigned position = 0; position < n_counters; position++) {
+        unsigned counter = row_counter_at(row, position);
+        char generated[16];
+        const char *name;
+        struct counter_value value;
+        counter_name(row, counter, generated, sizeof generated, &name);
+        counter_value(row, counter, &value);
+        if (position)
+            append_text(cell, " ");
+        append_visible(cell, name);
+        append_text(cell, "=");
+        append_text(cell, value.state == VALUE_ABSENT ? "-" : value.text);
+    }
+}
+
+static void text_cells(const struct site_row *row, struct byte_buffer cells[N_COLUMNS])
+{
+    char number[64];
+    const struct site *site = row->site;
+    if (site) {
+        append_visible(&cells[COLUMN_LOCATION], site->file);
+        snprintf(number, sizeof number, ":%u", site->line);
+        append_text(&cells[COLUMN_LOCATION], number);
+        append_visible(&cells[COLUMN_FUNCTION], site->function);
+        append_text(&cells[COLUMN_SCHEME], scheme_name(site->scheme));
+        append_visible(&cells[COLUMN_PREDICATE], site->predicate);
+    } else {
+        append_visible(&cells[COLUMN_LOCATION], row->unit->source);
+        append_text(&cells[COLUMN_LOCATION], ":?");
+        append_text(&cells[COLUMN_FUNCTION], "?");
+        append_text(&cells[COLUMN_SCHEME], "unknown");
+        snprintf(number, sizeof number, "site %u (no site table)", row->site_index);
+        append_text(&cells[COLUMN_PREDICATE], number);
+    }
+    text_counts(row, &cells[COLUMN_COUNTS]);
+    for (int column = 0; column < N_COLUMNS; column++)
+        buffer_append(&cells[column], "", 0);   /* an empty cell still gets its NUL */
+}
+
+static void write_text_header(FILE *out, const struct run_report *report)
+{
+    struct byte_buffer program = { 0 };
+    append_visible(&program, report->program);
+    buffer_append(&program, "", 0);
+    fprintf(out, "program   %s\n", program.data);
+    fprintf(out, "pid       %llu\n", report->pid);
+    fprintf(out, "sparsity  %llu\n", report->sparsity);
+    fprintf(out, "seed      %llu\n", report->seed);
+    if (report->exit_kind == EXIT_NOT_YET)
+        fputs("exit      none: written on demand, before the run ended\n", out);
+    else
+        fprintf(out, "exit      %s %u\n",
+                report->exit_kind == EXIT_BY_SIGNAL ? "signal" : "status", report->exit_code);
+    buffer_free(&program);
+}
+
+static void write_text(FILE *out, const struct run_report *report,
+                       const struct site_row *rows, size_t n_rows)
+{
+    write_text_header(out, report);
+    fputc('\n', out);
+    if (n_rows == 0) {
+        fputs("no sites observed\n", out);
+        return;
+    }
+    struct byte_buffer (*cells)[N_COLUMNS] = xcalloc(n_rows, sizeof *cells);
+    size_t widths[N_COLUMNS];
+    for (int column = 0; column < N_COLUMNS; column++)
+        widths[column] = strlen(column_titles[column]);
+    for (size_t i = 0; i < n_rows; i++) {
+        text_cells(&rows[i], cells[i]);
+        for (int column = 0; column < N_COLUMNS; column++) {
+            size_t width = display_width(cells[i][column].data);
+            if (width > widths[column])
+                widths[column] = width;
+        }
+    }
+    for (int column = 0; column < N_COLUMNS; column++) {
+        if (column < N_COLUMNS - 1)
+            fprintf(out, "%-*s  ", (int) widths[column], column_titles[column]);
+        else
+            fprintf(out, "%s\n", column_titles[column]);
+    }
+    for (size_t i = 0; i < n_rows; i++) {
+        for (int column = 0; column < N_COLUMNS; column++) {
+            const char *cell = cells[i][column].data;
+            fputs(cell, out);
+            if (column < N_COLUMNS - 1) {
+                for (size_t pad = display_width(cell); pad < widths[column] + 2; pad++)
+                    fputc(' ', out);
+            }
+            buffer_free(&cells[i][column]);
+        }
+        fputc('\n', out);
+    }
+    free(cells);
+}
+
+/* ---- CSV ------------------------------------------------------------------ */
+
+/* RFC 4180: quote a field holding a comma, quote or line break, doubling
+   its quotes.  */
+static void csv_field(FILE *out, const char *text, bool last)
+{
+    if (strpbrk(text, ",\"\r\n")) {
+        fputc('"', out);
+        for (const char *p = text; *p; p++) {
+            if (*p == '"')
+                fputc('"', out);
+            fputc(*p, out);
+        }
+        fputc('"', out);
+    } else {
+        fputs(text, out);
+    }
+    fputc(last ? '\n' : ',', out);
+}
+
+static void write_csv(FILE *out, const struct site_row *rows, size_t n_rows)
+{
+    for (size_t i = 0; i < n_rows; i++) {
+        const struct site_row *row = &rows[i];
+        const struct site *site = row->site;
+        char site_index[16], line[16], column[16];
+        snprintf(site_index, sizeof site_index, "%u", row->site_index);
+        snprintf(line, sizeof line, "%u", site ? site->line : 0);
+        snprintf(column, sizeof column, "%u", site ? site->column : 0);
+        unsigned n_counters = row_counter_count(row);
+        for (unsigned position = 0; position < n_counters; position++) {
+            unsigned counter = row_counter_at(row, position);
+            char generated[16];
+            const char *name;
+            struct counter_value value;
+            counter_name(row, counter, generated, sizeof generated, &name);
+            counter_value(row, counter, &value);
+            csv_field(out, row->unit->signature, false);
+            csv_field(out, site_index, false);
+            csv_field(out, site ? site->file : "", false);
+            csv_field(out, site ? line : "", false);
+            csv_field(out, site ? column : "", false);
+            csv_field(out, site ? site->function : "", false);
+            csv_field(out, site ? scheme_name(site->scheme) : "unknown", false);
+            csv_field(out, site ? site->predicate : "", false);
+            csv_field(out, name, false);
+            csv_field(out, value.text, true);
+        }
+    }
+}
+
+/* ---- JSON lines -------------------------------------------------------- */
+
+/* Length of the valid UTF-8 sequence at P (of at most AVAILABLE bytes), or
+   0 if it is not one: no overlong forms, surrogates or values past
+   U+10FFFF.  */
+static size_t utf8_sequence_length(const unsigned char *p, size_t available)
+{
+    size_t length;
+    unsigned min_second = 0x80, max_second = 0xbf;
+    if (p[0] < 0x80)
+        return 1;
+    if (p[0] >= 0xc2 && p[0] <= 0xdf) {
+        length = 2;
+    } else if (p[0] >= 0xe0 && p[0] <= 0xef) {
+        length = 3;
+        if (p[0] == 0xe0)
+            min_second = 0xa0;
+        else if (p[0] == 0xed)
+            max_second = 0x9f;
+    } else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+        length = 4;
+        if (p[0] == 0xf0)
+            min_second = 0x90;
+        else if (p[0] == 0xf4)
+            max_second = 0x8f;
+    } else {
+        return 0;
+    }
+    if (length > available || p[1] < min_second || p[1] > max_second)
+        return 0;
+    for (size_t i = 2; i < length; i++) {
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    }
+    return length;
+}
+
+/* A JSON string; bytes that are not UTF-8 become U+FFFD, since JSON text
+   must be Unicode.  */
+static void json_string(FILE *out, const char *text)
+{
+    const unsigned char *p = (const unsigned char *) text;
+    size_t remaining = strlen(text);
+    fputc('"', out);
+    while (remaining > 0) {
+        size_t length = utf8_sequence_length(p, remaining);
+        if (length == 0) {
+            fputs("\\ufffd", out);
+            length = 1;
+        } else if (*p == '"' || *p == '\\') {
+            fputc('\\', out);
+            fputc(*p, out);
+        } else if (*p == '\n') {
+            fputs("\\n", out);
+        } else if (*p == '\t') {
+            fputs("\\t", out);
+        } else if (*p == '\r') {
+            fputs("\\r", out);
+        } else if (*p < 0x20) {
+            fprintf(out, "\\u%04x", *p);
+        } else {
+            fwrite(p, 1, length, out);
+        }
+        p += length;
+        remaining -= length;
+    }
+    fputc('"', out);
+}
+
+static void json_key(FILE *out, const char *key, bool first)
+{
+    if (!first)
+        fputc(',', out);
+    json_string(out, key);
+    fputc(':', out);
+}
+
+static void json_string_or_null(FILE *out, const char *text)
+{
+    if (text)
+        json_string(out, text);
+    else
+        fputs("null", out);
+}
+
+static void write_jsonl(FILE *out, const struct run_report *report,
+                        const struct site_row *rows, size_t n_rows)
+{
+    fputc('{', out);
+    json_key(out, "program", true);
+    json_string(out, report->program);
+    json_key(out, "pid", false);
+    fprintf(out, "%llu", report->pid);
+    json_key(out, "sparsity", false);
+    fprintf(out, "%llu", report->sparsity);
+    json_key(out, "seed", false);
+    fprintf(out, "%llu", report->seed);
+    json_key(out, "exit", false);
+    if (report->exit_kind == EXIT_NOT_YET) {
+        fputs("null}\n", out);
+    } else {
+        fputc('{', out);
+        json_key(out, report->exit_kind == EXIT_BY_SIGNAL ? "signal" : "status", true);
+        fprintf(out, "%u}}\n", report->exit_code);
+    }
+
+    for (size_t i = 0; i < n_rows; i++) {
+        const struct site_row *row = &rows[i];
+        const struct site *site = row->site;
+        fputc('{', out);
+        json_key(out, "unit", true);
+        json_string(out, row->unit->signature);
+        json_key(out, "source", false);
+        json_string(out, row->unit->source);
+        json_key(out, "site", false);
+        fprintf(out, "%u", row->site_index);
+        json_key(out, "file", false);
+        json_string_or_null(out, site ? site->file : NULL);
+        json_key(out, "line", false);
+        if (site)
+            fprintf(out, "%u", site->line);
+        else
+            fputs("null", out);
+        json_key(out, "column", false);
+        if (site)
+            fprintf(out, "%u", site->column);
+        else
+            fputs("null", out);
+        json_key(out, "function", false);
+        json_string_or_null(out, site ? site->function : NULL);
+        json_key(out, "scheme", false);
+        json_string(out, site ? scheme_name(site->scheme) : "unknown");
+        json_key(out, "predicate", false);
+        json_string_or_null(out, site ? site->predicate : NULL);
+        json_key(out, "counts", false);
+        fputc('{', out);
+        unsigned n_counters = row_counter_count(row);
+        for (unsigned position = 0; position < n_counters; position++) {
+            unsigned counter = row_counter_at(row, position);
+            char generated[16];
+            const char *name;
+            struct counter_value value;
+            counter_name(row, counter, generated, sizeof generated, &name);
+            counter_value(row, counter, &value);
+            json_key(out, name, position == 0);
+            fputs(value.state == VALUE_NUMBER ? value.text : "null", out);
+        }
+        fputs("}}\n", out);
+    }
+}
+
+void write_rows(FILE *out, enum output_format format, const struct run_report *report,
+                const struct site_row *rows, size_t n_rows, bool first_report)
+{
+    switch (format) {
+    case OUTPUT_TEXT:
+        if (!first_report)
+            fputc('\n', out);
+        write_text(out, report, rows, n_rows);
+        break;
+    case OUTPUT_CSV:
+        if (first_report)
+            fputs("unit,site,file,line,column,function,scheme,predicate,counter,count\n", out);
+        write_csv(out, rows, n_rows);
+        break;
+    case OUTPUT_JSONL:
+        write_jsonl(out, report, rows, n_rows);
+        break;
+    }
+}

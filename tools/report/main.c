@@ -1,0 +1,100 @@
+/* sampler-report: reads the reports that programs built with the sampler
+   plugin write, with the site tables from their binaries.  */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "command.h"
+#include "util.h"
+
+static const struct command *const commands[] = {
+    &show_command,
+};
+
+enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
+
+static const struct command *find_command(const char *name)
+{
+    for (int i = 0; i < N_COMMANDS; i++) {
+        if (strcmp(commands[i]->name, name) == 0)
+            return commands[i];
+    }
+    return NULL;
+}
+
+static void print_usage_line(FILE *out)
+{
+    fputs("usage: " PROGRAM_NAME " COMMAND [ARGUMENT]... (commands:", out);
+    for (int i = 0; i < N_COMMANDS; i++)
+        fprintf(out, " %s,", commands[i]->name);
+    fputs(" help; see " PROGRAM_NAME " --help)\n", out);
+}
+
+static void print_help(FILE *out)
+{
+    fputs("usage: " PROGRAM_NAME " COMMAND [ARGUMENT]...\n\n"
+          "Reads the reports that programs built with the sampler GCC plugin write,\n"
+          "with the site tables the plugin leaves in their binaries.\n\n"
+          "Commands:\n", out);
+    for (int i = 0; i < N_COMMANDS; i++) {
+        fprintf(out, "  %s %s\n", commands[i]->name, commands[i]->synopsis);
+        /* The summary may span lines; indent every one.  */
+        fputs("      ", out);
+        for (const char *p = commands[i]->summary; *p; p++) {
+            fputc(*p, out);
+            if (*p == '\n')
+                fputs("      ", out);
+        }
+        fputc('\n', out);
+    }
+    fputs("  help [COMMAND]\n"
+          "      Show this help, or a command's.\n", out);
+    for (int i = 0; i < N_COMMANDS; i++)
+        fprintf(out, "\n%s options:\n%s", commands[i]->name, commands[i]->options);
+    fputs("\nExit status: 0 success; 1 output written, but some units had no site table;\n"
+          "2 bad input or usage.\n", out);
+}
+
+static int usage_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
+
+static int usage_error(const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    fputs(PROGRAM_NAME ": ", stderr);
+    vfprintf(stderr, format, args);
+    va_end(args);
+    fputc('\n', stderr);
+    print_usage_line(stderr);
+    return EXIT_BAD_INPUT;
+}
+
+static int help(int argc, char **argv)
+{
+    if (argc > 2)
+        return usage_error("'help' takes at most one command; '%s' is extra", argv[2]);
+    if (argc == 2) {
+        const struct command *command = find_command(argv[1]);
+        if (!command)
+            return usage_error("unknown command '%s'", argv[1]);
+        command_print_help(stdout, command);
+    } else {
+        print_help(stdout);
+    }
+    return fflush(stdout) == 0 ? EXIT_FINE : EXIT_BAD_INPUT;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return usage_error("no command given");
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0)
+        return help(argc - 1, argv + 1);
+    const struct command *command = find_command(name);
+    if (command)
+        return command->run(command, argc - 1, argv + 1);
+    if (name[0] == '-')
+        return usage_error("unknown option '%s'", name);
+    return usage_error("unknown command '%s'", name);
+}

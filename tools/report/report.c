@@ -1,0 +1,368 @@
+#include "report.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "record.h"
+
+enum header_field { HEADER_PROGRAM, HEADER_PID, HEADER_SPARSITY, HEADER_SEED, HEADER_EXIT,
+                    HEADER_COUNT };
+
+static const char *const header_names[HEADER_COUNT] = {
+    "program", "pid", "sparsity", "seed", "exit",
+};
+
+enum { UNIT_FIELDS = 5, MAX_EXIT_STATUS = 255, MAX_SIGNAL = 255 };
+
+struct report_parser {
+    struct record_reader reader;
+    struct record record;
+    struct run_report *report;        /* the one being read */
+    bool header_seen[HEADER_COUNT];
+    struct name_index first_occurrence;   /* signature -> index in report->units */
+    struct diag *d;
+};
+
+static void unit_counts_free(struct unit_counts *unit)
+{
+    for (size_t i = 0; i < unit->n_observed; i++)
+        free(unit->sites[i].values);
+    free(unit->sites);
+    free(unit->signature);
+    free(unit->source);
+}
+
+static void run_report_free(struct run_report *report)
+{
+    for (size_t i = 0; i < report->n_units; i++)
+        unit_counts_free(&report->units[i]);
+    free(report->units);
+    free(report->path);
+    free(report->program);
+    memset(report, 0, sizeof *report);
+}
+
+void report_file_free(struct report_file *file)
+{
+    for (size_t i = 0; i < file->n_reports; i++)
+        run_report_free(&file->reports[i]);
+    free(file->reports);
+    memset(file, 0, sizeof *file);
+}
+
+/* The version line, already read into the parser's record.  */
+static bool check_version(struct report_parser *parser)
+{
+    struct record_reader *reader = &parser->reader;
+    const struct record *record = &parser->record;
+    if (!slice_equals(record->fields[0], "sampler-report"))
+        return record_fail(reader, parser->d,
+                           "not a sampler report (the first line must be "
+                           "'sampler-report<TAB>%d')", REPORT_FORMAT_VERSION);
+    if (record->n_fields != 2)
+        return record_fail(reader, parser->d, "'sampler-report' record has %zu fields, expected 2",
+                           record->n_fields);
+    char expected[16];
+    snprintf(expected, sizeof expected, "%d", REPORT_FORMAT_VERSION);
+    if (!slice_equals(record->fields[1], expected)) {
+        char shown[128];
+        return record_fail(reader, parser->d,
+                           "unsupported report version '%s' (this sampler-report reads "
+                           "version %d)",
+                           slice_for_message(record->fields[1], shown, sizeof shown),
+                           REPORT_FORMAT_VERSION);
+    }
+    return true;
+}
+
+static bool parse_exit(struct report_parser *parser)
+{
+    struct record_reader *reader = &parser->reader;
+    const struct text_slice *f = parser->record.fields;
+    struct run_report *report = parser->report;
+    unsigned long long code;
+    if (slice_equals(f[1], "status")) {
+        report->exit_kind = EXIT_BY_STATUS;
+        if (!field_to_u64(reader, f[2], "exit status", MAX_EXIT_STATUS, &code, parser->d))
+            return false;
+    } else if (slice_equals(f[1], "signal")) {
+        report->exit_kind = EXIT_BY_SIGNAL;
+        if (!field_to_u64(reader, f[2], "signal", MAX_SIGNAL, &code, parser->d))
+            return false;
+        if (code == 0)
+            return record_fail(reader, parser->d, "signal 0 is not a signal");
+    } else {
+        char shown[128];
+        return record_fail(reader, parser->d, "bad exit kind '%s' (expected status or signal)",
+                           slice_for_message(f[1], shown, sizeof shown));
+    }
+    report->exit_code = (unsigned) code;
+    return true;
+}
+
+static bool parse_header_field(struct report_parser *parser, enum header_field field)
+{
+    struct record_reader *reader = &parser->reader;
+    const struct record *record = &parser->record;
+    const struct text_slice *f = record->fields;
+    struct run_report *report = parser->report;
+    struct diag *d = parser->d;
+    if (parser->header_seen[field])
+        return record_fail(reader, d, "duplicate '%s' record", header_names[field]);
+    parser->header_seen[field] = true;
+    size_t wanted = field == HEADER_EXIT ? 3 : 2;
+    if (record->n_fields != wanted)
+        return record_fail(reader, d, "'%s' record has %zu fields, expected %zu",
+                           header_names[field], record->n_fields, wanted);
+    switch (field) {
+    case HEADER_PROGRAM: {
+        char *program;
+        if (!field_to_string(reader, f[1], "program", &program, d))
+            return false;
+        free(report->program);
+        report->program = program;
+        return true;
+    }
+    case HEADER_PID:
+        return field_to_u64(reader, f[1], "pid", ULLONG_MAX, &report->pid, d);
+    case HEADER_SPARSITY:
+        return field_to_u64(reader, f[1], "sparsity", ULLONG_MAX, &report->sparsity, d);
+    case HEADER_SEED:
+        return field_to_u64(reader, f[1], "seed", ULLONG_MAX, &report->seed, d);
+    case HEADER_EXIT:
+        return parse_exit(parser);
+    case HEADER_COUNT:
+        break;
+    }
+    return true;
+}
+
+/* Once the counts begin, the header must be complete; only `exit' may be
+   missing (a report written on demand).  */
+static bool check_header_complete(struct report_parser *parser)
+{
+    for (int i = 0; i < HEADER_COUNT; i++) {
+        if (!parser->header_seen[i] && i != HEADER_EXIT)
+            return record_fail(&parser->reader, parser->d, "missing '%s' record before the units",
+                               header_names[i]);
+    }
+    return true;
+}
+
+static int compare_site_counts(const void *a, const void *b)
+{
+    const struct site_counts *x = a, *y = b;
+    if (x->site != y->site)
+        return x->site < y->site ? -1 : 1;
+    return x->line_number < y->line_number ? -1 : x->line_number > y->line_number;
+}
+
+/* Sorts the unit's sites and rejects a site given twice.  */
+static bool finish_unit(struct report_parser *parser, struct unit_counts *unit)
+{
+    if (unit->n_observed > 1)
+        qsort(unit->sites, unit->n_observed, sizeof *unit->sites, compare_site_counts);
+    for (size_t i = 1; i < unit->n_observed; i++) {
+        if (unit->sites[i].site == unit->sites[i - 1].site)
+            return diag_fail(parser->d, "%s:%lu: duplicate site %u of unit %s (first at line %lu)",
+                             parser->reader.origin, unit->sites[i].line_number,
+                             unit->sites[i].site, unit->signature,
+                             unit->sites[i - 1].line_number);
+    }
+    return true;
+}
+
+static bool parse_unit(struct report_parser *parser)
+{
+    struct record_reader *reader = &parser->reader;
+    const struct record *record = &parser->record;
+    const struct text_slice *f = record->fields;
+    struct run_report *report = parser->report;
+    struct diag *d = parser->d;
+    if (record->n_fields != UNIT_FIELDS)
+        return record_fail(reader, d, "'unit' record has %zu fields, expected %d",
+                           record->n_fields, UNIT_FIELDS);
+    struct unit_counts unit = { 0 };
+    unit.line_number = reader->line_number;
+    if (!field_to_signature(reader, f[1], &unit.signature, d)
+        || !field_to_unsigned(reader, f[2], "site count", &unit.n_sites, d)
+        || !field_to_unsigned(reader, f[3], "counter count", &unit.n_counters, d)
+        || !field_to_string(reader, f[4], "source", &unit.source, d)) {
+        unit_counts_free(&unit);
+        return false;
+    }
+    /* Occurrences of one unit are added up, so they must have one shape.  */
+    size_t first;
+    if (name_index_find(&parser->first_occurrence, unit.signature, &first)) {
+        const struct unit_counts *earlier = &report->units[first];
+        if (earlier->n_sites != unit.n_sites || earlier->n_counters != unit.n_counters) {
+            record_fail(reader, d, "unit %s has %u sites and %u counters here, but %u and %u "
+                        "at line %lu", unit.signature, unit.n_sites, unit.n_counters,
+                        earlier->n_sites, earlier->n_counters, earlier->line_number);
+            unit_counts_free(&unit);
+            return false;
+        }
+    }
+    void *items = report->units;
+    grow_array(&items, &report->capacity, report->n_units + 1, sizeof *report->units);
+    report->units = items;
+    report->units[report->n_units] = unit;
+    if (!name_index_find(&parser->first_occurrence, unit.signature, NULL))
+        name_index_put(&parser->first_occurrence, report->units[report->n_units].signature,
+                       report->n_units);
+    report->n_units++;
+    return true;
+}
+
+/* A counts line: "<site index><TAB><c0><TAB><c1>...".  */
+static bool parse_site_counts(struct report_parser *parser, struct unit_counts *unit)
+{
+    struct record_reader *reader = &parser->reader;
+    const struct record *record = &parser->record;
+    struct diag *d = parser->d;
+    struct site_counts site = { 0 };
+    site.line_number = reader->line_number;
+    if (!field_to_unsigned(reader, record->fields[0], "site index", &site.site, d))
+        return false;
+    if (site.site >= unit->n_sites)
+        return record_fail(reader, d, "site index %u out of range (unit %s has %u sites)",
+                           site.site, unit->signature, unit->n_sites);
+    size_t n_values = record->n_fields - 1;
+    if (n_values == 0)
+        return record_fail(reader, d, "site %u has no counters", site.site);
+    if (n_values > unit->n_counters)
+        return record_fail(reader, d, "site %u has %zu counters, more than unit %s has in all (%u)",
+                           site.site, n_values, unit->signature, unit->n_counters);
+    site.n_values = (unsigned) n_values;
+    site.values = xcalloc(n_values, sizeof *site.values);
+    for (size_t i = 0; i < n_values; i++) {
+        if (!field_to_u64(reader, record->fields[i + 1], "counter", ULLONG_MAX,
+                          &site.values[i], d)) {
+            free(site.values);
+            return false;
+        }
+    }
+    void *items = unit->sites;
+    grow_array(&items, &unit->capacity, unit->n_observed + 1, sizeof *unit->sites);
+    unit->sites = items;
+    unit->sites[unit->n_observed++] = site;
+    return true;
+}
+
+static bool starts_with_digit(struct text_slice field)
+{
+    return field.size > 0 && field.data[0] >= '0' && field.data[0] <= '9';
+}
+
+/* Everything after the version line, up to and including `end'.  */
+static bool parse_body(struct report_parser *parser)
+{
+    struct record_reader *reader = &parser->reader;
+    struct record *record = &parser->record;
+    struct run_report *report = parser->report;
+    for (;;) {
+        enum record_status status = record_read(reader, record, parser->d);
+        if (status == RECORD_ERROR)
+            return false;
+        if (status == RECORD_END)
+            return diag_fail(parser->d, "%s:%lu: truncated report (no 'end' line)",
+                             reader->origin, reader->line_number);
+        struct text_slice name = record->fields[0];
+        struct unit_counts *current = report->n_units ? &report->units[report->n_units - 1] : NULL;
+        int header = -1;
+        for (int i = 0; i < HEADER_COUNT; i++) {
+            if (slice_equals(name, header_names[i]))
+                header = i;
+        }
+        if (header >= 0) {
+            if (current)
+                return record_fail(reader, parser->d, "'%s' record after the first unit",
+                                   header_names[header]);
+            if (!parse_header_field(parser, (enum header_field) header))
+                return false;
+        } else if (slice_equals(name, "unit")) {
+            if (!check_header_complete(parser) || (current && !finish_unit(parser, current))
+                || !parse_unit(parser))
+                return false;
+        } else if (slice_equals(name, "end")) {
+            if (record->n_fields != 1)
+                return record_fail(reader, parser->d, "'end' record has %zu fields, expected 1",
+                                   record->n_fields);
+            return check_header_complete(parser) && (!current || finish_unit(parser, current));
+        } else if (starts_with_digit(name)) {
+            if (!current)
+                return record_fail(reader, parser->d, "counts before the first 'unit' record");
+            if (!parse_site_counts(parser, current))
+                return false;
+        } else {
+            char shown[128];
+            return record_fail(reader, parser->d, "unknown record '%s'",
+                               slice_for_message(name, shown, sizeof shown));
+        }
+    }
+}
+
+/* Parses one report whose version line the parser has just read.  */
+static bool parse_report(struct report_parser *parser, struct run_report *report)
+{
+    memset(report, 0, sizeof *report);
+    report->path = xstrdup(parser->reader.origin);
+    report->line_number = parser->reader.line_number;
+    report->program = xstrdup("");
+    parser->report = report;
+    memset(parser->header_seen, 0, sizeof parser->header_seen);
+    name_index_free(&parser->first_occurrence);
+    return check_version(parser) && parse_body(parser);
+}
+
+bool report_file_parse(struct report_file *file, const char *path,
+                       const char *data, size_t size, struct diag *d)
+{
+    struct report_parser parser = { .d = d };
+    memset(file, 0, sizeof *file);
+    record_reader_init(&parser.reader, path, data, size);
+    bool ok = true;
+    for (;;) {
+        enum record_status status = record_read(&parser.reader, &parser.record, d);
+        if (status == RECORD_ERROR) {
+            ok = false;
+            break;
+        }
+        if (status == RECORD_END) {
+            if (file->n_reports == 0)
+                ok = diag_fail(d, "%s:1: not a sampler report (empty file)", path);
+            break;
+        }
+        /* After an `end', only another report may follow.  */
+        if (file->n_reports > 0 && !slice_equals(parser.record.fields[0], "sampler-report")) {
+            ok = record_fail(&parser.reader, d, "data after 'end'");
+            break;
+        }
+        void *items = file->reports;
+        grow_array(&items, &file->capacity, file->n_reports + 1, sizeof *file->reports);
+        file->reports = items;
+        ok = parse_report(&parser, &file->reports[file->n_reports]);
+        file->n_reports++;
+        if (!ok)
+            break;
+    }
+    record_free(&parser.record);
+    name_index_free(&parser.first_occurrence);
+    if (!ok)
+        report_file_free(file);
+    return ok;
+}
+
+bool report_file_load(struct report_file *file, const char *path, struct diag *d)
+{
+    struct byte_buffer contents = { 0 };
+    bool ok = read_whole_file(path, &contents, d);
+    if (ok)
+        ok = report_file_parse(file, path, contents.data, contents.size, d);
+    else
+        memset(file, 0, sizeof *file);
+    buffer_free(&contents);
+    return ok;
+}

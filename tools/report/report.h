@@ -1,0 +1,74 @@
+/* Run reports, as the runtime writes them (runtime/report-format.md): run
+   metadata, then the nonzero counters of each unit keyed by unit signature
+   and site index.  */
+#ifndef SAMPLER_REPORT_REPORT_H
+#define SAMPLER_REPORT_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util.h"
+
+#define REPORT_FORMAT_VERSION 1
+
+enum exit_kind {
+    EXIT_NOT_YET,     /* no exit record: a report written on demand */
+    EXIT_BY_STATUS,
+    EXIT_BY_SIGNAL,
+};
+
+struct site_counts {
+    unsigned site;
+    unsigned long line_number;   /* where it was read, for messages */
+    unsigned n_values;
+    unsigned long long *values;
+};
+
+/* One unit line and its site lines.  The same unit may occur more than
+   once in a report (one object linked into several binaries); readers add
+   the occurrences up.  */
+struct unit_counts {
+    char *signature;
+    char *source;
+    unsigned n_sites;
+    unsigned n_counters;
+    unsigned long line_number;
+    struct site_counts *sites;   /* sorted by site index, no duplicates */
+    size_t n_observed;
+    size_t capacity;
+};
+
+struct run_report {
+    char *path;                  /* where it was read */
+    unsigned long line_number;   /* of its first line, when a file holds several */
+    char *program;
+    unsigned long long pid;
+    unsigned long long sparsity;
+    unsigned long long seed;
+    enum exit_kind exit_kind;
+    unsigned exit_code;          /* status or signal number */
+    struct unit_counts *units;   /* in report order */
+    size_t n_units;
+    size_t capacity;
+};
+
+/* The reports of one file: usually one, but a descriptor shared by several
+   processes (SAMPLER_REPORT_FD) receives them back to back.  */
+struct report_file {
+    struct run_report *reports;
+    size_t n_reports;
+    size_t capacity;
+};
+
+/* Parses DATA (SIZE bytes) read from PATH: one or more complete reports.
+   On failure FILE is left empty and D says what is wrong, as
+   "PATH:LINE: ...".  */
+bool report_file_parse(struct report_file *file, const char *path,
+                       const char *data, size_t size, struct diag *d);
+
+/* Reads and parses the report file PATH ("-" is standard input).  */
+bool report_file_load(struct report_file *file, const char *path, struct diag *d);
+
+void report_file_free(struct report_file *file);
+
+#endif

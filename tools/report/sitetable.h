@@ -1,0 +1,80 @@
+/* Static site tables (the text the plugin puts in .debug_sampler_sites or
+   appends to a site-table file) and a catalog of them keyed by unit
+   signature.  */
+#ifndef SAMPLER_REPORT_SITETABLE_H
+#define SAMPLER_REPORT_SITETABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util.h"
+
+enum scheme {
+    SCHEME_CHECKS,
+    SCHEME_BRANCHES,
+    SCHEME_RETURNS,
+    SCHEME_SCALAR_PAIRS,
+    SCHEME_FLOAT_KINDS,
+    SCHEME_FUNCTION_ENTRIES,
+    SCHEME_BOUNDS,
+    SCHEME_COUNT
+};
+
+/* How a bounds site's min and max slots hold their values.  */
+enum bound_kind { BOUND_NONE, BOUND_SIGNED, BOUND_UNSIGNED, BOUND_DOUBLE };
+
+/* Counter slots of a bounds site.  */
+enum { BOUND_SLOT_COUNT, BOUND_SLOT_MIN, BOUND_SLOT_MAX };
+
+struct site {
+    unsigned index;
+    enum scheme scheme;
+    char *file;
+    unsigned line;
+    unsigned column;
+    char *function;
+    char *predicate;
+    unsigned n_counters;
+    unsigned first_counter;      /* its counters' position among the unit's */
+    char **counter_names;        /* n_counters names */
+    enum bound_kind bound_kind;  /* BOUND_NONE unless a bounds site */
+};
+
+struct unit_table {
+    char *signature;
+    char *source;
+    unsigned n_sites;
+    unsigned n_counters;
+    struct site *sites;          /* n_sites, in index order */
+    char *origin;                /* where it was read, for messages */
+    unsigned long line_number;
+    char *text;                  /* the table's own text, to compare duplicates */
+    size_t text_size;
+};
+
+struct site_catalog {
+    struct unit_table **units;
+    size_t n_units;
+    size_t capacity;
+    struct name_index by_signature;  /* signature -> position in units */
+};
+
+const char *scheme_name(enum scheme scheme);
+
+void site_catalog_init(struct site_catalog *catalog);
+void site_catalog_free(struct site_catalog *catalog);
+
+/* Adds every unit table in DATA (SIZE bytes; ORIGIN names it in messages).
+   Validates each table fully.  A unit already in the catalog with the same
+   text is skipped (one object linked into two binaries); a different table
+   under the same signature is an error.  */
+bool site_catalog_add_text(struct site_catalog *catalog, const char *origin,
+                           const char *data, size_t size, struct diag *d);
+
+/* Adds the tables of a site-table file.  */
+bool site_catalog_add_file(struct site_catalog *catalog, const char *path, struct diag *d);
+
+const struct unit_table *site_catalog_find(const struct site_catalog *catalog,
+                                           const char *signature);
+
+#endif
