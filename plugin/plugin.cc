@@ -267,7 +267,9 @@ function_selected (tree fndecl)
   for (const scope_rule &rule : sampler_opts.rules)
     if (fnmatch (rule.pattern, rule.by_file ? file : name, 0) == 0)
       return rule.include;
-  return true;
+  /* Inline functions of system headers are the library's code, not the
+     program's; an explicit rule above can still include them.  */
+  return !in_system_header_at (DECL_SOURCE_LOCATION (fndecl));
 }
 
 enum sampled_form

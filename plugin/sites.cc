@@ -68,8 +68,20 @@ static tree
 substitute_temporaries (tree *tp, int *walk_subtrees, void *data)
 {
   int depth = *(int *) data;
-  while (CONVERT_EXPR_P (*tp) || TREE_CODE (*tp) == NON_LVALUE_EXPR)
+  /* Conversions are noise in the text, except those between pointers and
+     integers, which the printer needs to dereference a pointer.  */
+  while ((CONVERT_EXPR_P (*tp) || TREE_CODE (*tp) == NON_LVALUE_EXPR)
+	 && (POINTER_TYPE_P (TREE_TYPE (*tp))
+	     == POINTER_TYPE_P (TREE_TYPE (TREE_OPERAND (*tp, 0)))))
     *tp = TREE_OPERAND (*tp, 0);
+  /* A memory reference's second operand is an offset whose pointer type
+     carries aliasing information: leave it alone.  */
+  if (TREE_CODE (*tp) == MEM_REF || TREE_CODE (*tp) == TARGET_MEM_REF)
+    {
+      walk_tree (&TREE_OPERAND (*tp, 0), substitute_temporaries, data, NULL);
+      *walk_subtrees = 0;
+      return NULL_TREE;
+    }
   /* Print as C would be written: a null pointer as 0 (not 0B), and logical
      operations on truth values as && and ||.  */
   if (TREE_CODE (*tp) == INTEGER_CST && POINTER_TYPE_P (TREE_TYPE (*tp)))
@@ -272,6 +284,16 @@ function_entry_site (void)
 			     "entered", 1);
   gsi_insert_on_edge_immediate
     (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (cfun)), build_marker (index, loc));
+}
+
+/* Whether LOC is the program's own code: it has a file, and it is not
+   in a system header or in the expansion of a macro a system header
+   defines (isinf, assert, putc: their conditionals and calls are the
+   library's, and read as compiler temporaries).  */
+static bool
+source_location_p (location_t loc)
+{
+  return expand_location (loc).file && !in_system_header_at (loc);
 }
 
 static void
@@ -498,7 +520,7 @@ assignment_sites (gimple *stmt, unsigned schemes)
   if (!x)
     return;
   location_t loc = gimple_location (stmt);
-  if (!expand_location (loc).file)
+  if (!source_location_p (loc))
     return;			/* The compiler's, not the source's.  */
   tree type = TREE_TYPE (x);
   const char *name = IDENTIFIER_POINTER (DECL_NAME (x));
@@ -567,12 +589,12 @@ discover_function_sites (void)
       location_t loc = gimple_location (stmt);
       if (gcond *cond = dyn_cast <gcond *> (stmt))
 	{
-	  if ((schemes & SCHEME_BRANCHES) && expand_location (loc).file)
+	  if ((schemes & SCHEME_BRANCHES) && source_location_p (loc))
 	    branch_site (cond);
 	}
       else if (gswitch *sw = dyn_cast <gswitch *> (stmt))
 	{
-	  if ((schemes & SCHEME_BRANCHES) && expand_location (loc).file)
+	  if ((schemes & SCHEME_BRANCHES) && source_location_p (loc))
 	    switch_site (sw);
 	}
       else if (gcall *call = dyn_cast <gcall *> (stmt))
@@ -597,7 +619,7 @@ discover_function_sites (void)
 	  /* Assignment sites first: a returns site may move the result into
 	     a temporary, stored to the variable after the call.  */
 	  assignment_sites (call, schemes);
-	  if ((schemes & SCHEME_RETURNS) && expand_location (loc).file
+	  if ((schemes & SCHEME_RETURNS) && source_location_p (loc)
 	      && observable_return (call))
 	    return_site (call);
 	}

@@ -1,0 +1,126 @@
+#!/bin/bash
+# run-scheme-tests.sh: the predicate schemes count what the program did.
+#
+# Usage: testsuite/schemes/run-scheme-tests.sh BUILD_DIR
+#
+# counts.c is built with every scheme at -O0 and -O2 and run; its counters
+# are read back with sampler-report (csv) as rows
+#     LINE:COLUMN  FUNCTION  SCHEME  PREDICATE  COUNTER  VALUE
+#   exact(OPT)       at SAMPLER_SPARSITY=1 with 2 rounds, every row equals
+#                    counts.expected (every counter of every site, zeros
+#                    included; the counts are derived by hand in counts.c's
+#                    comments); and with ROUNDS rounds the rows of the
+#                    two levels agree
+#   binom(OPT)       at SAMPLER_SPARSITY=100 with ROUNDS rounds and a fixed
+#                    seed, each count counter is within the two-sided
+#                    bounds of Binomial(exact count, 1/100) (confidence
+#                    0.999, Bonferroni over the counters), and so is the
+#                    total of all counters
+#   bounds(OPT)      at sparsity 100 each bounds site's min and max lie
+#                    within the exact run's (samples are a subset of visits)
+# The last line is "N passed, N failed"; exit status 1 if anything failed.
+set -u
+build=$(cd "$1" && pwd) || { echo "usage: $0 BUILD_DIR" >&2; exit 2; }
+here=$(cd "$(dirname "$0")" && pwd)
+tools=$(cd "$here/../tools" && pwd)
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/sampler-schemes.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+ALL=checks,branches,returns,scalar-pairs,float-kinds,function-entries,bounds
+ROUNDS=${ROUNDS:-2000}
+SEED=${SEED:-4242}
+passed=0 failed=0
+pass() { echo "PASS: $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL: $1"; shift; for l in "$@"; do echo "    | $l"; done
+         failed=$((failed + 1)); }
+
+# The report's rows, sorted, one per counter.
+rows() {   # REPORT BINARY
+    "$build/bin/sampler-report" show "$1" --binary "$2" --all --format=csv |
+    python3 -c '
+import csv, sys
+for r in csv.DictReader(sys.stdin):
+    print("\t".join([r["line"] + ":" + r["column"], r["function"], r["scheme"],
+                     r["predicate"], r["counter"], r["count"]]))' |
+    sort
+}
+
+statcheck=$scratch/stat-check
+if ! gcc -std=c11 -O2 -Wall -Wextra -o "$statcheck" "$tools/stat-check.c" \
+        -lgsl -lgslcblas -lm 2>"$scratch/err"; then
+    fail "stat-check build" "$(cat "$scratch/err")"
+fi
+
+for opt in -O0 -O2; do
+    dir=$scratch/$opt; mkdir -p "$dir"
+    prog=$dir/counts
+    if ! (cd "$here" && "$build/bin/sampler-gcc" $opt -fchecking \
+            -fplugin-arg-sampler-schemes=$ALL counts.c -o "$prog" -lm) \
+            2>"$dir/build.err"; then
+        fail "build($opt)" "$(cat "$dir/build.err")"; continue
+    fi
+    run() {   # SPARSITY ROUNDS NAME
+        SAMPLER_SPARSITY=$1 SAMPLER_SEED=$SEED SAMPLER_FILE=$dir/$3.report \
+            "$prog" "$2" >"$dir/$3.out" && rows "$dir/$3.report" "$prog" >"$dir/$3.rows"
+    }
+    if ! run 1 2 small || ! diff -u "$here/counts.expected" "$dir/small.rows" >"$dir/diff"; then
+        fail "exact($opt)" "$(head -40 "$dir/diff" 2>/dev/null)"
+    else
+        pass "exact($opt): $(wc -l <"$dir/small.rows") counters as counts.expected"
+    fi
+    run 1 "$ROUNDS" full || { fail "run($opt) at sparsity 1"; continue; }
+    if [ "$opt" != -O0 ]; then
+        if diff -u "$scratch/-O0/full.rows" "$dir/full.rows" >"$dir/diff"; then
+            pass "exact($opt): $ROUNDS rounds count as at -O0"
+        else
+            fail "exact($opt): $ROUNDS rounds differ from -O0" "$(head -20 "$dir/diff")"
+        fi
+    fi
+    run 100 "$ROUNDS" sparse || { fail "run($opt) at sparsity 100"; continue; }
+    cmp -s "$dir/full.out" "$dir/sparse.out" || fail "output($opt) differs between sparsities"
+    if [ "$opt" != -O0 ]; then
+        # The same visits in the same order with the same seed: the same
+        # visits are sampled whatever the optimisation level.
+        if diff -u "$scratch/-O0/sparse.rows" "$dir/sparse.rows" >"$dir/diff"; then
+            pass "same-samples($opt): sparsity 100 samples as at -O0"
+        else
+            fail "same-samples($opt): sparsity 100 samples differ from -O0" "$(head -20 "$dir/diff")"
+        fi
+    fi
+
+    # Pair each sparse counter with the exact one: KEY EXACT SPARSE.
+    join -t $'\t' <(awk -F'\t' '{print $1"|"$2"|"$3"|"$4"|"$5"\t"$6}' "$dir/full.rows") \
+                  <(awk -F'\t' '{print $1"|"$2"|"$3"|"$4"|"$5"\t"$6}' "$dir/sparse.rows") \
+        >"$dir/pairs"
+    if [ "$(wc -l <"$dir/pairs")" != "$(wc -l <"$dir/full.rows")" ]; then
+        fail "binom($opt): the sparse report has other sites"; continue
+    fi
+    # Counters that count (not bounds' min and max), with a non-zero exact count.
+    grep -v -e '|min	' -e '|max	' "$dir/pairs" | awk -F'\t' '$2 > 0' >"$dir/counting"
+    m=$(($(wc -l <"$dir/counting") + 1))
+    conf=$(awk -v m="$m" 'BEGIN { printf "%.10f", 1 - 0.001 / m }')
+    bad=()
+    while IFS=$'\t' read -r key exact sparse; do
+        "$statcheck" binom "$exact" "$sparse" 1/100 "$conf" >/dev/null ||
+            bad+=("$key: $sparse of $exact")
+    done <"$dir/counting"
+    read -r total_exact total_sparse < <(awk -F'\t' '{e += $2; s += $3} END {print e, s}' "$dir/counting")
+    "$statcheck" binom "$total_exact" "$total_sparse" 1/100 "$conf" >/dev/null ||
+        bad+=("total: $total_sparse of $total_exact")
+    if [ ${#bad[@]} -eq 0 ]; then
+        pass "binom($opt): $((m - 1)) counters and their total ($total_sparse of $total_exact) within bounds"
+    else
+        fail "binom($opt)" "${bad[@]}"
+    fi
+    # Sampled bounds lie inside the exact ones (a site never sampled keeps 0s).
+    if awk -F'\t' '
+        $1 ~ /\|min$/ && $3 != "" && $3 + 0 < $2 + 0 { print; bad = 1 }
+        $1 ~ /\|max$/ && $3 != "" && $3 + 0 > $2 + 0 { print; bad = 1 }
+        END { exit bad }' "$dir/pairs" >"$dir/bounds.bad"; then
+        pass "bounds($opt): sampled min and max within the exact ones"
+    else
+        fail "bounds($opt)" "$(cat "$dir/bounds.bad")"
+    fi
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
