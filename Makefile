@@ -40,10 +40,10 @@ WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all check check-unit check-plugin check-run check-report install clean bench demo deps
+.PHONY: all check check-unit check-plugin check-run check-report check-schemes install clean bench demo deps
 
 # What a fresh Debian bookworm machine needs (run as root).
-DEPS := gcc g++ make gcc-12-plugin-dev libgsl-dev check pkg-config valgrind
+DEPS := gcc g++ make gcc-12-plugin-dev libgsl-dev check pkg-config valgrind python3
 all: $(PLUGIN) $(LIBA) $(LIBSO) $(WRAPPER) $(HEADER) $(PCFILE) $(REPORT_TOOL)
 
 $(B)/obj/plugin/%.o: plugin/%.cc $(PLUGIN_HDRS) runtime/sampler-abi.h
@@ -93,6 +93,7 @@ check: all
 	$(MAKE) check-plugin
 	$(MAKE) check-report
 	$(MAKE) check-run
+	$(MAKE) check-schemes
 	$(MAKE) -C bench smoke B=$(abspath $(B))
 
 check-report: all
@@ -111,6 +112,9 @@ demo: all
 
 check-unit: all
 	$(MAKE) -C testsuite/unit B=$(abspath $(B))
+
+check-schemes: all
+	testsuite/schemes/run-scheme-tests.sh $(abspath $(B))
 
 check-run: all
 	testsuite/run/run-tests.sh $(abspath $(B))
