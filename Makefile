@@ -40,10 +40,11 @@ WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all check check-unit check-plugin check-run check-report check-schemes install clean bench demo deps
+.PHONY: all check check-unit check-plugin check-run check-report check-schemes check-torture install clean bench demo deps
 
 # What a fresh Debian bookworm machine needs (run as root).
-DEPS := gcc g++ make gcc-12-plugin-dev libgsl-dev check pkg-config valgrind python3
+DEPS := gcc g++ make gcc-12-plugin-dev libgsl-dev check pkg-config valgrind python3 \
+        gcc-12-source
 all: $(PLUGIN) $(LIBA) $(LIBSO) $(WRAPPER) $(HEADER) $(PCFILE) $(REPORT_TOOL)
 
 $(B)/obj/plugin/%.o: plugin/%.cc $(PLUGIN_HDRS) runtime/sampler-abi.h
@@ -94,6 +95,7 @@ check: all
 	$(MAKE) check-report
 	$(MAKE) check-run
 	$(MAKE) check-schemes
+	$(MAKE) check-torture TORTURE_SAMPLE=25
 	$(MAKE) -C bench smoke B=$(abspath $(B))
 
 check-report: all
@@ -112,6 +114,12 @@ demo: all
 
 check-unit: all
 	$(MAKE) -C testsuite/unit B=$(abspath $(B))
+
+# GCC's torture tests: all of them (~30 min on 2 cores), or every
+# TORTURE_SAMPLE-th one.
+TORTURE_SAMPLE ?=
+check-torture: all
+	testsuite/torture/run-torture.sh $(abspath $(B)) $(if $(TORTURE_SAMPLE),--sample $(TORTURE_SAMPLE))
 
 check-schemes: all
 	testsuite/schemes/run-scheme-tests.sh $(abspath $(B))
