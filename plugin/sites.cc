@@ -62,6 +62,42 @@ declare_site_marker (void)
    Source-like text for predicates.  The gimplifier has split expressions
    into temporaries; put them back together for printing.  */
 
+/* The bit-field of OBJECT that `BIT_FIELD_REF <OBJECT, SIZE, POS> & MASK'
+   reads (GCC folds a test of a one-bit field into that form), or
+   NULL_TREE.  */
+static tree
+bit_field_of_mask (tree bit_ref, tree mask)
+{
+  tree object = TREE_OPERAND (bit_ref, 0);
+  if (TREE_CODE (TREE_TYPE (object)) != RECORD_TYPE
+      || !tree_fits_uhwi_p (TREE_OPERAND (bit_ref, 2))
+      || TREE_CODE (mask) != INTEGER_CST || integer_zerop (mask))
+    return NULL_TREE;
+  wide_int bits = wi::to_wide (mask);
+  unsigned low = wi::ctz (bits);
+  unsigned width = wi::popcount (bits);
+  if (wi::ne_p (wi::lrshift (bits, low),
+		wi::mask (width, false, bits.get_precision ())))
+    return NULL_TREE;		/* Not one run of bits.  */
+  /* Bit numbering of BIT_FIELD_REF follows the target's bit order; on
+     little-endian targets bit 0 of the mask is the lowest position.  */
+  if (BYTES_BIG_ENDIAN)
+    return NULL_TREE;
+  unsigned HOST_WIDE_INT position
+    = tree_to_uhwi (TREE_OPERAND (bit_ref, 2)) + low;
+  for (tree field = TYPE_FIELDS (TREE_TYPE (object)); field;
+       field = DECL_CHAIN (field))
+    if (TREE_CODE (field) == FIELD_DECL && DECL_BIT_FIELD (field)
+	&& DECL_NAME (field)
+	&& tree_fits_uhwi_p (bit_position (field))
+	&& tree_to_uhwi (bit_position (field)) == position
+	&& tree_fits_uhwi_p (DECL_SIZE (field))
+	&& tree_to_uhwi (DECL_SIZE (field)) == width)
+      return build3 (COMPONENT_REF, TREE_TYPE (field), object, field,
+		     NULL_TREE);
+  return NULL_TREE;
+}
+
 static tree source_expression (tree t, int depth);
 
 static tree
@@ -91,6 +127,20 @@ substitute_temporaries (tree *tp, int *walk_subtrees, void *data)
     *tp = build2 (TREE_CODE (*tp) == BIT_AND_EXPR ? TRUTH_ANDIF_EXPR
 		  : TRUTH_ORIF_EXPR, TREE_TYPE (*tp), TREE_OPERAND (*tp, 0),
 		  TREE_OPERAND (*tp, 1));
+  if (TREE_CODE (*tp) == BIT_AND_EXPR
+      && TREE_CODE (TREE_OPERAND (*tp, 0)) == SSA_NAME)
+    walk_tree (&TREE_OPERAND (*tp, 0), substitute_temporaries, data, NULL);
+  if (TREE_CODE (*tp) == BIT_AND_EXPR
+      && TREE_CODE (TREE_OPERAND (*tp, 0)) == BIT_FIELD_REF)
+    if (tree field = bit_field_of_mask (TREE_OPERAND (*tp, 0),
+					TREE_OPERAND (*tp, 1)))
+      {
+	/* Only the field's zero-ness is kept: right for the `!= 0' and
+	   `== 0' tests GCC folds into this form.  */
+	*tp = field;
+	*walk_subtrees = 0;
+	return NULL_TREE;
+      }
   if (TREE_CODE (*tp) == SSA_NAME)
     {
       *tp = source_expression (*tp, depth);
@@ -552,7 +602,9 @@ assignment_sites (gimple *stmt, unsigned schemes)
       unit_sites[index].value_kind = site_info::VALUE_FLOAT;
       after.add (build_marker (index, loc, value));
     }
-  if (schemes & SCHEME_BOUNDS)
+  /* A pointer's range is an address, different in every run (ASLR):
+     bounds are for numbers.  */
+  if ((schemes & SCHEME_BOUNDS) && !POINTER_TYPE_P (type))
     {
       enum site_info::value_kind_t kind = value_kind_of (type);
       const char *kind_text = kind == site_info::VALUE_FLOAT ? "double"

@@ -3,12 +3,15 @@
 #
 # Usage: testsuite/schemes/run-scheme-tests.sh BUILD_DIR
 #
-# counts.c is built with every scheme at -O0 and -O2 and run; its counters
+# Each program NAME.c here (counts.c: branches, switches, loops, returns,
+# pairs, float kinds, bounds; kinds.c: pointers, enums, unsigned types,
+# bit-fields, globals) is built with every scheme at -O0 and -O2 and run
+# (its argument: how many rounds of its work); its counters
 # are read back with sampler-report (csv) as rows
 #     LINE:COLUMN  FUNCTION  SCHEME  PREDICATE  COUNTER  VALUE
 #   exact(OPT)       at SAMPLER_SPARSITY=1 with 2 rounds, every row equals
-#                    counts.expected (every counter of every site, zeros
-#                    included; the counts are derived by hand in counts.c's
+#                    NAME.expected (every counter of every site, zeros
+#                    included; the counts are derived by hand in NAME.c's
 #                    comments); and with ROUNDS rounds the rows of the
 #                    two levels agree
 #   binom(OPT)       at SAMPLER_SPARSITY=100 with ROUNDS rounds and a fixed
@@ -50,40 +53,42 @@ if ! gcc -std=c11 -O2 -Wall -Wextra -o "$statcheck" "$tools/stat-check.c" \
     fail "stat-check build" "$(cat "$scratch/err")"
 fi
 
+for src in "$here"/*.c; do
+name=$(basename "$src" .c)
 for opt in -O0 -O2; do
-    dir=$scratch/$opt; mkdir -p "$dir"
-    prog=$dir/counts
+    dir=$scratch/$name$opt; mkdir -p "$dir"
+    prog=$dir/$name
     if ! (cd "$here" && "$build/bin/sampler-gcc" $opt -fchecking \
-            -fplugin-arg-sampler-schemes=$ALL counts.c -o "$prog" -lm) \
+            -fplugin-arg-sampler-schemes=$ALL "$name.c" -o "$prog" -lm) \
             2>"$dir/build.err"; then
-        fail "build($opt)" "$(cat "$dir/build.err")"; continue
+        fail "build($name $opt)" "$(cat "$dir/build.err")"; continue
     fi
     run() {   # SPARSITY ROUNDS NAME
         SAMPLER_SPARSITY=$1 SAMPLER_SEED=$SEED SAMPLER_FILE=$dir/$3.report \
             "$prog" "$2" >"$dir/$3.out" && rows "$dir/$3.report" "$prog" >"$dir/$3.rows"
     }
-    if ! run 1 2 small || ! diff -u "$here/counts.expected" "$dir/small.rows" >"$dir/diff"; then
-        fail "exact($opt)" "$(head -40 "$dir/diff" 2>/dev/null)"
+    if ! run 1 2 small || ! diff -u "$here/$name.expected" "$dir/small.rows" >"$dir/diff"; then
+        fail "exact($name $opt)" "$(head -40 "$dir/diff" 2>/dev/null)"
     else
-        pass "exact($opt): $(wc -l <"$dir/small.rows") counters as counts.expected"
+        pass "exact($name $opt): $(wc -l <"$dir/small.rows") counters as $name.expected"
     fi
-    run 1 "$ROUNDS" full || { fail "run($opt) at sparsity 1"; continue; }
+    run 1 "$ROUNDS" full || { fail "run($name $opt) at sparsity 1"; continue; }
     if [ "$opt" != -O0 ]; then
-        if diff -u "$scratch/-O0/full.rows" "$dir/full.rows" >"$dir/diff"; then
-            pass "exact($opt): $ROUNDS rounds count as at -O0"
+        if diff -u "$scratch/$name-O0/full.rows" "$dir/full.rows" >"$dir/diff"; then
+            pass "exact($name $opt): $ROUNDS rounds count as at -O0"
         else
-            fail "exact($opt): $ROUNDS rounds differ from -O0" "$(head -20 "$dir/diff")"
+            fail "exact($name $opt): $ROUNDS rounds differ from -O0" "$(head -20 "$dir/diff")"
         fi
     fi
-    run 100 "$ROUNDS" sparse || { fail "run($opt) at sparsity 100"; continue; }
-    cmp -s "$dir/full.out" "$dir/sparse.out" || fail "output($opt) differs between sparsities"
+    run 100 "$ROUNDS" sparse || { fail "run($name $opt) at sparsity 100"; continue; }
+    cmp -s "$dir/full.out" "$dir/sparse.out" || fail "output($name $opt) differs between sparsities"
     if [ "$opt" != -O0 ]; then
         # The same visits in the same order with the same seed: the same
         # visits are sampled whatever the optimisation level.
-        if diff -u "$scratch/-O0/sparse.rows" "$dir/sparse.rows" >"$dir/diff"; then
-            pass "same-samples($opt): sparsity 100 samples as at -O0"
+        if diff -u "$scratch/$name-O0/sparse.rows" "$dir/sparse.rows" >"$dir/diff"; then
+            pass "same-samples($name $opt): sparsity 100 samples as at -O0"
         else
-            fail "same-samples($opt): sparsity 100 samples differ from -O0" "$(head -20 "$dir/diff")"
+            fail "same-samples($name $opt): sparsity 100 samples differ from -O0" "$(head -20 "$dir/diff")"
         fi
     fi
 
@@ -92,7 +97,7 @@ for opt in -O0 -O2; do
                   <(awk -F'\t' '{print $1"|"$2"|"$3"|"$4"|"$5"\t"$6}' "$dir/sparse.rows") \
         >"$dir/pairs"
     if [ "$(wc -l <"$dir/pairs")" != "$(wc -l <"$dir/full.rows")" ]; then
-        fail "binom($opt): the sparse report has other sites"; continue
+        fail "binom($name $opt): the sparse report has other sites"; continue
     fi
     # Counters that count (not bounds' min and max), with a non-zero exact count.
     grep -v -e '|min	' -e '|max	' "$dir/pairs" | awk -F'\t' '$2 > 0' >"$dir/counting"
@@ -107,19 +112,20 @@ for opt in -O0 -O2; do
     "$statcheck" binom "$total_exact" "$total_sparse" 1/100 "$conf" >/dev/null ||
         bad+=("total: $total_sparse of $total_exact")
     if [ ${#bad[@]} -eq 0 ]; then
-        pass "binom($opt): $((m - 1)) counters and their total ($total_sparse of $total_exact) within bounds"
+        pass "binom($name $opt): $((m - 1)) counters and their total ($total_sparse of $total_exact) within bounds"
     else
-        fail "binom($opt)" "${bad[@]}"
+        fail "binom($name $opt)" "${bad[@]}"
     fi
     # Sampled bounds lie inside the exact ones (a site never sampled keeps 0s).
     if awk -F'\t' '
         $1 ~ /\|min$/ && $3 != "" && $3 + 0 < $2 + 0 { print; bad = 1 }
         $1 ~ /\|max$/ && $3 != "" && $3 + 0 > $2 + 0 { print; bad = 1 }
         END { exit bad }' "$dir/pairs" >"$dir/bounds.bad"; then
-        pass "bounds($opt): sampled min and max within the exact ones"
+        pass "bounds($name $opt): sampled min and max within the exact ones"
     else
-        fail "bounds($opt)" "$(cat "$dir/bounds.bad")"
+        fail "bounds($name $opt)" "$(cat "$dir/bounds.bad")"
     fi
+done
 done
 
 echo "$passed passed, $failed failed"
