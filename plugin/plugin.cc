@@ -31,6 +31,8 @@ static struct plugin_info sampler_plugin_info = {
   "      scope rules, in order; the first that matches decides (fnmatch)\n"
   "  -fplugin-arg-sampler-weightless=F,G functions asserted weightless\n"
   "  -fplugin-arg-sampler-pairs-limit=N  most scalar-pairs per assignment (16)\n"
+  "  -fplugin-arg-sampler-pairs-constants also pair assignments with the\n"
+  "      integer constants of the function\n"
   "  -fplugin-arg-sampler-site-table=FILE append the unit's site table to FILE\n"
   "  -fplugin-arg-sampler-verbose        say how each function was treated\n"
   "  -fplugin-arg-sampler-dump=FILE      append checks and weights to FILE\n"
@@ -54,7 +56,8 @@ scheme_name (unsigned scheme_bit)
 
 static const char *const accepted_keys
   = "schemes, include-function, exclude-function, include-file, "
-    "exclude-file, weightless, pairs-limit, site-table, verbose, dump, help";
+    "exclude-file, weightless, pairs-limit, pairs-constants, site-table, "
+    "verbose, dump, help";
 
 /* Parses a comma-separated list of scheme names into *BITS.  Returns false,
    after an error naming the bad item, if any name is unknown.  */
@@ -98,6 +101,19 @@ bad_value (const char *key, const char *value, const char *accepted)
   else
     error ("sampler: %<-fplugin-arg-sampler-%s%> needs a value: %s",
 	   key, accepted);
+}
+
+/* A flag: no value or 1 sets *FLAG, 0 clears it.  */
+static bool
+parse_flag (const char *key, const char *value, bool *flag)
+{
+  if (value && strcmp (value, "1") != 0 && strcmp (value, "0") != 0)
+    {
+      bad_value (key, value, "no value, 1 or 0");
+      return false;
+    }
+  *flag = !value || strcmp (value, "1") == 0;
+  return true;
 }
 
 /* Reads -fplugin-arg-sampler-* strictly.  Returns false after reporting
@@ -173,15 +189,9 @@ parse_arguments (struct plugin_name_args *info)
 	    sampler_opts.site_table_file = value;
 	}
       else if (strcmp (key, "verbose") == 0)
-	{
-	  if (value && strcmp (value, "1") != 0 && strcmp (value, "0") != 0)
-	    {
-	      bad_value (key, value, "no value, 1 or 0");
-	      ok = false;
-	    }
-	  else
-	    sampler_opts.verbose = !value || strcmp (value, "1") == 0;
-	}
+	ok &= parse_flag (key, value, &sampler_opts.verbose);
+      else if (strcmp (key, "pairs-constants") == 0)
+	ok &= parse_flag (key, value, &sampler_opts.pairs_constants);
       else if (strcmp (key, "dump") == 0)
 	{
 	  if (!value || !*value)

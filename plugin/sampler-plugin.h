@@ -40,6 +40,9 @@ struct sampler_options
   /* Function names the user asserts are weightless (comma list, or NULL).  */
   const char *weightless_names;
   unsigned pairs_limit;		/* Most scalar-pairs sites per assignment.  */
+  /* Scalar-pairs also compare with the integer constants the function
+     uses.  */
+  bool pairs_constants;
   vec<scope_rule> rules;
 };
 

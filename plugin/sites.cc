@@ -562,6 +562,46 @@ pair_partners (gimple *stmt, tree x, auto_vec<tree> &partners)
     }
 }
 
+/* The distinct integer constants the current function's own statements
+   use as operands (in order of first use), for pairs-constants.  */
+static auto_vec<tree> function_constants;
+
+static void
+note_constant (tree op)
+{
+  if (!op || TREE_CODE (op) != INTEGER_CST || !INTEGRAL_TYPE_P (TREE_TYPE (op))
+      || TREE_CODE (TREE_TYPE (op)) == BOOLEAN_TYPE)
+    return;
+  for (tree known : function_constants)
+    if (wi::to_widest (known) == wi::to_widest (op))
+      return;
+  function_constants.safe_push (op);
+}
+
+/* Operands only, not parts of memory references (offsets, field sizes):
+   the constants a person wrote in conditions, assignments, calls and
+   returns.  */
+static void
+collect_function_constants (const vec<gimple *> &stmts)
+{
+  function_constants.truncate (0);
+  for (gimple *stmt : stmts)
+    {
+      if (!source_location_p (gimple_location (stmt)))
+	continue;
+      if (is_gimple_assign (stmt))
+	for (unsigned i = 1; i < gimple_num_ops (stmt); i++)
+	  note_constant (gimple_op (stmt, i));
+      else if (gcond *cond = dyn_cast <gcond *> (stmt))
+	note_constant (gimple_cond_rhs (cond));
+      else if (gcall *call = dyn_cast <gcall *> (stmt))
+	for (unsigned i = 0; i < gimple_call_num_args (call); i++)
+	  note_constant (gimple_call_arg (call, i));
+      else if (greturn *ret = dyn_cast <greturn *> (stmt))
+	note_constant (gimple_return_retval (ret));
+    }
+}
+
 /* The assignment sites of STMT: scalar-pairs, float-kinds, bounds.  */
 static void
 assignment_sites (gimple *stmt, unsigned schemes)
@@ -591,6 +631,31 @@ assignment_sites (gimple *stmt, unsigned schemes)
 	  unit_sites[index].value_kind = value_kind_of (type);
 	  tree other = as_operand (y, after, loc);
 	  after.add (build_marker (index, loc, value, other));
+	}
+      /* The constants X's type can hold, within what is left of the
+	 limit; each value once (10 and 10L are one to a long).  */
+      auto_vec<tree> constants;
+      if (sampler_opts.pairs_constants && INTEGRAL_TYPE_P (type))
+	for (tree c : function_constants)
+	  if (partners.length () + constants.length () < sampler_opts.pairs_limit
+	      && int_fits_type_p (c, type))
+	    {
+	      tree converted = fold_convert (type, c);
+	      bool seen = false;
+	      for (tree known : constants)
+		seen |= tree_int_cst_equal (known, converted);
+	      if (!seen)
+		constants.safe_push (converted);
+	    }
+      for (tree c : constants)
+	{
+	  char *c_text = print_generic_expr_to_str (c);
+	  unsigned index
+	    = new_site (SCHEME_SCALAR_PAIRS, loc,
+			concat (name, " ? ", c_text, NULL), "<,==,>", 3);
+	  free (c_text);
+	  unit_sites[index].value_kind = value_kind_of (type);
+	  after.add (build_marker (index, loc, value, c));
 	}
     }
   if ((schemes & SCHEME_FLOAT_KINDS) && SCALAR_FLOAT_TYPE_P (type))
@@ -634,6 +699,8 @@ discover_function_sites (void)
 	stmts.safe_push (gsi_stmt (gsi));
       }
 
+  if ((schemes & SCHEME_SCALAR_PAIRS) && sampler_opts.pairs_constants)
+    collect_function_constants (stmts);
   if (schemes & SCHEME_FUNCTION_ENTRIES)
     function_entry_site ();
   for (gimple *stmt : stmts)

@@ -113,6 +113,8 @@ expect_error "dump without file" "dump. needs a value: a file name" \
     -fplugin="$plugin" -fplugin-arg-sampler-dump -c "$scratch/empty.c" -o "$scratch/x.o"
 expect_error "bad verbose value" "bad value .maybe.*verbose" \
     -fplugin="$plugin" -fplugin-arg-sampler-verbose=maybe -c "$scratch/empty.c" -o "$scratch/x.o"
+expect_error "bad pairs-constants value" "bad value .yes.*pairs-constants=yes.*no value, 1 or 0" \
+    -fplugin="$plugin" -fplugin-arg-sampler-pairs-constants=yes -c "$scratch/empty.c" -o "$scratch/x.o"
 expect_error "bad pairs limit" "bad value .lots.*pairs-limit=lots.*whole number from 0 to 1000" \
     -fplugin="$plugin" -fplugin-arg-sampler-pairs-limit=lots -c "$scratch/empty.c" -o "$scratch/x.o"
 expect_error "empty scope pattern" "exclude-file. needs a value" \

@@ -5,8 +5,11 @@
 #
 # Each program NAME.c here (counts.c: branches, switches, loops, returns,
 # pairs, float kinds, bounds; kinds.c: pointers, enums, unsigned types,
-# bit-fields, globals) is built with every scheme at -O0 and -O2 and run
-# (its argument: how many rounds of its work); its counters
+# bit-fields, globals; constants.c: pairs with constants) is built with
+# every scheme at -O0 and -O2 and run
+# (its argument: how many rounds of its work; NAME.args, when present,
+# gives the plugin arguments instead: constants.c tests pairs-constants,
+# within scope rules); its counters
 # are read back with sampler-report (csv) as rows
 #     LINE:COLUMN  FUNCTION  SCHEME  PREDICATE  COUNTER  VALUE
 #   exact(OPT)       at SAMPLER_SPARSITY=1 with 2 rounds, every row equals
@@ -58,8 +61,10 @@ name=$(basename "$src" .c)
 for opt in -O0 -O2; do
     dir=$scratch/$name$opt; mkdir -p "$dir"
     prog=$dir/$name
+    args=-fplugin-arg-sampler-schemes=$ALL
+    [ -f "$here/$name.args" ] && args=$(cat "$here/$name.args")
     if ! (cd "$here" && "$build/bin/sampler-gcc" $opt -fchecking \
-            -fplugin-arg-sampler-schemes=$ALL "$name.c" -o "$prog" -lm) \
+            $args "$name.c" -o "$prog" -lm) \
             2>"$dir/build.err"; then
         fail "build($name $opt)" "$(cat "$dir/build.err")"; continue
     fi

@@ -272,6 +272,9 @@ run_with () {   # $1 timeout, $2 out, $3 err, rest: command; prints status
   echo $?
 }
 
+# The size of the text section (code) of an object or executable.
+text_size () { size -A "$1" 2>/dev/null | awk '$1 == ".text" { print $2; exit }'; }
+
 set_dir () { if [ "$1" = ieee ]; then echo execute/ieee; else echo "$1"; fi; }
 
 do_levels () {   # levels for test $2 of set $1; the first one gates
@@ -351,8 +354,11 @@ worker () {
       fi
       if [ -n "$what" ]; then
         fail "compile/$name $level: $what: $(first_diag "inst$lv.log") | $(qcmd "${inst[@]}")"
+        res_line "CONF compile $level fail"
         nfail=$((nfail + 1)); continue
       fi
+      res_line "CONF compile $level pass"
+      [ "$prc" = 0 ] && res_line "SIZE compile $level $(text_size "$w/plain$lv.o") $(text_size "$w/inst$lv.o")"
       [ "$prc" != 0 ] && res_line "NOTE $level expected errors, same with sampler"
     done
     if [ "$nfail" = 0 ]; then res_line PASS; rm -rf "$w"; fi
@@ -393,8 +399,10 @@ worker () {
     ran=1
     if [ "$irc" != 0 ]; then
       fail "$set/$name $level: $(classify_compile_failure "inst$lv.log" "$irc"): $(first_diag "inst$lv.log") | $(qcmd "${inst[@]}")"
+      for sp in $T_SPARSITIES; do res_line "CONF $set $level sparsity=$sp fail"; done
       nfail=$((nfail + 1)); continue
     fi
+    res_line "SIZE $set $level $(text_size "$w/plain$lv") $(text_size "$w/inst$lv")"
     for sp in $T_SPARSITIES; do
       rc=$(SAMPLER_SPARSITY=$sp SAMPLER_SEED=$T_SEED SAMPLER_FILE="$w/report-$lv-$sp" \
            run_with "$irt" "inst$lv-$sp.out" "inst$lv-$sp.stderr" "$w/inst$lv")
@@ -405,7 +413,10 @@ worker () {
       fi
       if [ -n "$diff" ]; then
         fail "$set/$name $level SAMPLER_SPARSITY=$sp: $diff | $(qcmd "${inst[@]}") && SAMPLER_SPARSITY=$sp SAMPLER_SEED=$T_SEED $w/inst$lv"
+        res_line "CONF $set $level sparsity=$sp fail"
         nfail=$((nfail + 1))
+      else
+        res_line "CONF $set $level sparsity=$sp pass"
       fi
     done
   done
@@ -569,6 +580,15 @@ if [ "$skipn" -gt 0 ]; then
 fi
 levelnotes=$(cat "$T_RES"/*.res 2>/dev/null | grep -c '^NOTE -O' || true)
 [ "$levelnotes" -gt 0 ] && echo "($levelnotes single -O levels skipped because their plain build or run fails or dg-skip-if)"
+# Per configuration: passed / total; text growth, instrumented over plain.
+cat "$T_RES"/*.res 2>/dev/null | awk '
+  $1 == "CONF" { k = $2 " " $3 (NF > 4 ? " " $4 : ""); tot[k]++; if ($NF == "pass") ok[k]++ }
+  $1 == "SIZE" && $4 > 0 { k = $2 " " $3; p[k] += $4; i[k] += $5; n[k]++ }
+  END {
+    for (k in tot) printf "  %-32s %5d / %5d passed\n", k, ok[k], tot[k] | "sort"
+    close("sort")
+    for (k in p) printf "  text %-27s %5.2fx plain (%d binaries, %d -> %d bytes)\n", k, i[k] / p[k], n[k], p[k], i[k] | "sort"
+  }'
 echo "time: $((end - start)) s"
 echo "$pass passed, $failn failed, $skipn skipped"
 if [ "$failn" -gt 0 ]; then
