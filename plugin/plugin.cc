@@ -33,6 +33,10 @@ static struct plugin_info sampler_plugin_info = {
   "  -fplugin-arg-sampler-pairs-limit=N  most scalar-pairs per assignment (16)\n"
   "  -fplugin-arg-sampler-pairs-constants also pair assignments with the\n"
   "      integer constants of the function\n"
+  "  -fplugin-arg-sampler-region-limit=N most sites between two checks on\n"
+  "      any path (32; 0: no limit)\n"
+  "  -fplugin-arg-sampler-pad-limit=N    paths this many sites lighter than\n"
+  "      the heaviest are counted as the heaviest (4)\n"
   "  -fplugin-arg-sampler-site-table=FILE append the unit's site table to FILE\n"
   "  -fplugin-arg-sampler-verbose        say how each function was treated\n"
   "  -fplugin-arg-sampler-dump=FILE      append checks and weights to FILE\n"
@@ -56,7 +60,8 @@ scheme_name (unsigned scheme_bit)
 
 static const char *const accepted_keys
   = "schemes, include-function, exclude-function, include-file, "
-    "exclude-file, weightless, pairs-limit, pairs-constants, site-table, "
+    "exclude-file, weightless, pairs-limit, pairs-constants, region-limit, "
+    "pad-limit, site-table, "
     "verbose, dump, help";
 
 /* Parses a comma-separated list of scheme names into *BITS.  Returns false,
@@ -124,6 +129,8 @@ parse_arguments (struct plugin_name_args *info)
   bool ok = true;
   sampler_opts.schemes = SCHEME_CHECKS;
   sampler_opts.pairs_limit = 16;
+  sampler_opts.region_limit = 32;
+  sampler_opts.pad_limit = 4;
   sampler_opts.rules = vNULL;
   for (int i = 0; i < info->argc; i++)
     {
@@ -177,6 +184,21 @@ parse_arguments (struct plugin_name_args *info)
 	    }
 	  else
 	    sampler_opts.pairs_limit = (unsigned) n;
+	}
+      else if (strcmp (key, "region-limit") == 0
+	       || strcmp (key, "pad-limit") == 0)
+	{
+	  char *end;
+	  long n = value ? strtol (value, &end, 10) : -1;
+	  if (!value || !*value || *end || n < 0 || n > 100000)
+	    {
+	      bad_value (key, value, "a whole number from 0 to 100000");
+	      ok = false;
+	    }
+	  else if (key[0] == 'r')
+	    sampler_opts.region_limit = (int) n;
+	  else
+	    sampler_opts.pad_limit = (int) n;
 	}
       else if (strcmp (key, "site-table") == 0)
 	{

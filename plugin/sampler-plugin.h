@@ -40,6 +40,13 @@ struct sampler_options
   /* Function names the user asserts are weightless (comma list, or NULL).  */
   const char *weightless_names;
   unsigned pairs_limit;		/* Most scalar-pairs sites per assignment.  */
+  /* Most sites a region may have before another check splits it (0: no
+     limit).  */
+  int region_limit;
+  /* Paths with at most this many sites fewer than the heaviest from the
+     same point count as the heaviest (padding), rather than paying an
+     addition to the countdown.  */
+  int pad_limit;
   /* Scalar-pairs also compare with the integer constants the function
      uses.  */
   bool pairs_constants;
@@ -93,14 +100,35 @@ extern unsigned unit_counters;
    checks calls) carry uid INDEX + 1.  */
 extern tree site_marker_fn;
 bool is_site_marker (gimple *stmt);
+/* How many consecutive sites the site statement STMT stands for: the
+   pairs of one assignment share a marker; every other marker and check
+   call is one site.  */
+unsigned site_count (gimple *stmt);
 
 /* Finds the sites of every selected function of the unit, putting markers
    where predicate sites are, and numbers them.  */
 void discover_sites (void);
 
-/* Replaces the marker or check call STMT, in a block of its own, with the
-   site's full instrumentation.  */
-void emit_instrumentation (gimple *stmt);
+/* Inserts before the site statement STMT the call that observes its
+   sites when the countdown runs out there and sets NEXT to the countdown
+   that follows them; LEFT holds what was left of the countdown after the
+   sites' decrement (<= 0); VALUES is the function's values_array.  A marker is then removed by the caller; a
+   check call stays and runs.  */
+gimple *build_sample_call (gimple *stmt, tree left, tree next, tree values);
+/* The array in which build_sample_call passes the values of up to N
+   scalar-pairs sites (with the assigned value): one per function, the
+   groups of sites are never sampled at the same time.  */
+tree values_array (unsigned n);
+
+/* RESULT = FN (ARGS): a call to a runtime function that takes at most
+   four integer or pointer arguments and saves every register (see
+   sampler-abi.h).  On x86-64 it is an asm statement that says only which
+   registers carry the arguments and the result, so that the call does not
+   make the compiler keep values in callee-saved registers, whose saving
+   would cost the fast path too.  MEMORY, if not NULL, is an object FN
+   reads.  */
+gimple *build_preserving_call (tree fn, const vec<tree> &args, tree result,
+			       tree memory = NULL_TREE);
 
 /* Emits the counters, the unit descriptor, its registering constructor and
    the site table (section and file).  */

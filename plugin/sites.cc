@@ -243,23 +243,38 @@ mark_site (gimple *stmt, unsigned index)
   gimple_set_uid (stmt, index + 1);
 }
 
-/* A marker for site INDEX observing VALUES (at most three).  */
+/* A marker for site INDEX observing VALUES.  */
 static gcall *
-build_marker (unsigned index, location_t loc, tree v1 = NULL_TREE,
-	      tree v2 = NULL_TREE)
+build_marker (unsigned index, location_t loc, const vec<tree> &values)
 {
   declare_site_marker ();
-  tree index_cst = build_int_cst (unsigned_type_node, index);
-  gcall *marker;
-  if (v2)
-    marker = gimple_build_call (site_marker_fn, 3, index_cst, v1, v2);
-  else if (v1)
-    marker = gimple_build_call (site_marker_fn, 2, index_cst, v1);
-  else
-    marker = gimple_build_call (site_marker_fn, 1, index_cst);
+  auto_vec<tree> args;
+  args.safe_push (build_int_cst (unsigned_type_node, index));
+  args.safe_splice (values);
+  gcall *marker = gimple_build_call_vec (site_marker_fn, args);
   gimple_set_location (marker, loc);
   mark_site (marker, index);
   return marker;
+}
+
+static gcall *
+build_marker (unsigned index, location_t loc, tree value = NULL_TREE)
+{
+  auto_vec<tree> values;
+  if (value)
+    values.safe_push (value);
+  return build_marker (index, loc, values);
+}
+
+unsigned
+site_count (gimple *stmt)
+{
+  if (!is_site_marker (stmt))
+    return 1;
+  const site_info &site = unit_sites[gimple_uid (stmt) - 1];
+  if (site.scheme == SCHEME_SCALAR_PAIRS)
+    return gimple_call_num_args (stmt) - 2;
+  return 1;
 }
 
 /* Statements inserted after WHERE, in order: directly, or on the normal
@@ -621,6 +636,11 @@ assignment_sites (gimple *stmt, unsigned schemes)
     {
       auto_vec<tree> partners;
       pair_partners (stmt, x, partners);
+      /* One marker for all the pairs of the assignment: the sites are
+	 consecutive, and the slow copy tests the countdown once for them.  */
+      auto_vec<tree> operands;
+      operands.safe_push (value);
+      unsigned first = unit_sites.length ();
       for (tree y : partners)
 	{
 	  unsigned index
@@ -629,8 +649,7 @@ assignment_sites (gimple *stmt, unsigned schemes)
 				IDENTIFIER_POINTER (DECL_NAME (y)), NULL),
 			"<,==,>", 3);
 	  unit_sites[index].value_kind = value_kind_of (type);
-	  tree other = as_operand (y, after, loc);
-	  after.add (build_marker (index, loc, value, other));
+	  operands.safe_push (as_operand (y, after, loc));
 	}
       /* The constants X's type can hold, within what is left of the
 	 limit; each value once (10 and 10L are one to a long).  */
@@ -655,8 +674,10 @@ assignment_sites (gimple *stmt, unsigned schemes)
 			concat (name, " ? ", c_text, NULL), "<,==,>", 3);
 	  free (c_text);
 	  unit_sites[index].value_kind = value_kind_of (type);
-	  after.add (build_marker (index, loc, value, c));
+	  operands.safe_push (c);
 	}
+      if (operands.length () > 1)
+	after.add (build_marker (first, loc, operands));
     }
   if ((schemes & SCHEME_FLOAT_KINDS) && SCALAR_FLOAT_TYPE_P (type))
     {

@@ -41,18 +41,24 @@
 #include "hash-set.h"
 #include "gimple-walk.h"
 #include "ssa.h"
+#include "tree-inline.h"
 
 #include "../runtime/sampler-abi.h"
 
 /* Runtime symbols, declared once per unit.  */
 static tree countdown_global;
 static tree thread_start_fn;
-static tree next_countdown_fn;
+static tree skip_fn;
 
+/* A runtime function returning a countdown: `long NAME (void)', or
+   `long NAME (long)' when TAKES_COUNTDOWN.  */
 static tree
-runtime_function (const char *name)
+runtime_function (const char *name, bool takes_countdown = false)
 {
-  tree type = build_function_type_list (long_integer_type_node, NULL_TREE);
+  tree type = build_function_type_list (long_integer_type_node,
+					takes_countdown
+					? long_integer_type_node : NULL_TREE,
+					NULL_TREE);
   tree decl = build_fn_decl (name, type);
   TREE_PUBLIC (decl) = 1;
   DECL_EXTERNAL (decl) = 1;
@@ -79,8 +85,8 @@ declare_runtime (void)
   DECL_ARTIFICIAL (countdown_global) = 1;
   /* Same model as the runtime's definition: one %fs-relative access.  */
   set_decl_tls_model (countdown_global, TLS_MODEL_INITIAL_EXEC);
-  thread_start_fn = runtime_function ("__sampler_thread_start");
-  next_countdown_fn = runtime_function ("__sampler_next_countdown");
+  thread_start_fn = runtime_function ("__sampler_thread_start_preserving");
+  skip_fn = runtime_function ("__sampler_skip", true);
 }
 
 /* ---------------------------------------------------------------------
@@ -369,11 +375,13 @@ enum check_kind
 {
   CHECK_ENTRY,
   CHECK_AFTER_CALL,
-  CHECK_BACK_EDGE
+  CHECK_BACK_EDGE,
+  CHECK_LONG_PATH,		/* Bounds the weight of long regions.  */
+  CHECK_LOOP_EXIT		/* Starts a region after a loop.  */
 };
 
 static const char *const check_kind_names[]
-  = { "entry", "after-call", "back-edge" };
+  = { "entry", "after-call", "back-edge", "long-path", "loop-exit" };
 
 struct check_point
 {
@@ -388,9 +396,18 @@ struct function_state
 {
   function *fn;
   tree countdown;		/* The function-local copy.  */
-  auto_vec<gimple *> sites;
+  /* In the slow copy: the countdown as it will be at the end of the
+     region, once the visits not yet made there are counted (see
+     clone_and_wire).  NULL in functions that are not cloned.  */
+  tree region_end;
+  auto_vec<gimple *> sites;	/* Site statements.  */
+  tree values;			/* See values_array, or NULL.  */
+  unsigned n_sites;		/* The sites they stand for.  */
   auto_vec<check_point> checks;
   auto_vec<int> sites_in_block;	/* By block index.  */
+  /* By block index: the longest site count from the block's start to the
+     end of its region.  */
+  auto_vec<int> block_weight;
   hash_set<edge> cut;		/* Edges that carry a check.  */
   basic_block entry_import;	/* The block holding the entry import.  */
   const char *fallback_reason;	/* Why not cloned, or NULL.  */
@@ -440,10 +457,10 @@ build_export (function_state *st)
 }
 
 static gimple *
-build_decrement (function_state *st)
+build_decrement (function_state *st, int k)
 {
   return gimple_build_assign (st->countdown, MINUS_EXPR, st->countdown,
-			      long_cst (1));
+			      long_cst (k));
 }
 
 /* Puts `if (countdown == 0) countdown = __sampler_thread_start ();' in new
@@ -455,8 +472,8 @@ build_thread_start_guard (function_state *st, basic_block dest,
 {
   basic_block test = new_block_for (dest);
   basic_block start = new_block_for (dest);
-  gcall *call = gimple_build_call (thread_start_fn, 0);
-  gimple_call_set_lhs (call, st->countdown);
+  gimple *call = build_preserving_call (thread_start_fn, vNULL,
+					st->countdown);
   append (start, call, loc);
   make_single_succ_edge (start, dest, EDGE_FALLTHRU);
   end_with_condition (test, EQ_EXPR, st->countdown, long_cst (0), start, dest,
@@ -604,42 +621,201 @@ strongly_connected_components (hash_set<edge> &cut, vec<int> &comp)
   return ncomp;
 }
 
-/* Number of sites in each component, and whether it holds a cycle.  */
-static void
-component_sites (function_state *st, const vec<int> &comp, int ncomp,
-		 vec<int> &sites, vec<char> &cyclic)
+/* A component: its sites, blocks and whether it holds a cycle.  */
+struct component_info
 {
-  sites.truncate (0);
-  sites.safe_grow_cleared (ncomp);
-  cyclic.truncate (0);
-  cyclic.safe_grow_cleared (ncomp);
-  auto_vec<int> size;
-  size.safe_grow_cleared (ncomp);
+  int sites;
+  int size;
+  bool cyclic;
+};
+
+/* The components of the CFG without the cut edges (see
+   strongly_connected_components), each block's in COMP.  */
+static int
+find_components (function_state *st, vec<int> &comp,
+		 vec<component_info> &info)
+{
+  int ncomp = strongly_connected_components (st->cut, comp);
+  info.truncate (0);
+  info.safe_grow_cleared (ncomp);
   basic_block bb;
   FOR_ALL_BB_FN (bb, cfun)
     {
-      int c = comp[bb->index];
-      sites[c] += st->sites_in_block[bb->index];
-      if (++size[c] > 1)
-	cyclic[c] = 1;
+      component_info &c = info[comp[bb->index]];
+      c.sites += st->sites_in_block[bb->index];
+      if (++c.size > 1)
+	c.cyclic = true;
       edge e;
       edge_iterator ei;
       FOR_EACH_EDGE (e, ei, bb->succs)
 	if (e->dest == bb && !st->cut.contains (e))
-	  cyclic[c] = 1;
+	  c.cyclic = true;
+    }
+  return ncomp;
+}
+
+static void
+count_sites_in_blocks (function_state *st)
+{
+  st->sites_in_block.truncate (0);
+  st->sites_in_block.safe_grow_cleared (last_basic_block_for_fn (cfun));
+  for (gimple *stmt : st->sites)
+    st->sites_in_block[gimple_bb (stmt)->index] += site_count (stmt);
+}
+
+static location_t
+first_location (basic_block bb)
+{
+  for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+       gsi_next (&gsi))
+    if (gimple_location (gsi_stmt (gsi)) != UNKNOWN_LOCATION)
+      return gimple_location (gsi_stmt (gsi));
+  return UNKNOWN_LOCATION;
+}
+
+/* The blocks sorted by component (counting sort): component C's are
+   SORTED[FIRST[C]] to SORTED[FIRST[C + 1] - 1].  */
+static void
+blocks_by_component (const vec<int> &comp, int ncomp, vec<int> &first,
+		     vec<basic_block> &sorted)
+{
+  first.safe_grow_cleared (ncomp + 1);
+  basic_block bb;
+  FOR_ALL_BB_FN (bb, cfun)
+    first[comp[bb->index] + 1]++;
+  for (int c = 0; c < ncomp; c++)
+    first[c + 1] += first[c];
+  sorted.safe_grow_cleared (first[ncomp]);
+  auto_vec<int> fill;
+  fill.safe_splice (first);
+  FOR_ALL_BB_FN (bb, cfun)
+    sorted[fill[comp[bb->index]]++] = bb;
+}
+
+/* A check of KIND on the edge E, which becomes a cut edge.  */
+static void
+add_check (function_state *st, edge e, enum check_kind kind, location_t loc)
+{
+  check_point cp = { e, kind, loc, 0 };
+  st->checks.safe_push (cp);
+  st->cut.add (e);
+}
+
+/* Splits blocks holding more sites than the region limit into pieces
+   that do not, with a check between pieces.  */
+static void
+split_heavy_blocks (function_state *st)
+{
+  int limit = sampler_opts.region_limit;
+  auto_vec<gimple *> split_before;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    {
+      if (st->sites_in_block[bb->index] <= limit)
+	continue;
+      int count = 0;
+      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	   gsi_next (&gsi))
+	if (gimple_uid (gsi_stmt (gsi)) > 0)
+	  {
+	    int k = site_count (gsi_stmt (gsi));
+	    if (count > 0 && count + k > limit)
+	      {
+		split_before.safe_push (gsi_stmt (gsi));
+		count = 0;
+	      }
+	    count += k;
+	  }
+    }
+  for (gimple *stmt : split_before)
+    {
+      gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
+      gsi_prev (&gsi);
+      edge e = split_block (gimple_bb (stmt), gsi_stmt (gsi));
+      add_check (st, e, CHECK_LONG_PATH, gimple_location (stmt));
+    }
+  if (!split_before.is_empty ())
+    count_sites_in_blocks (st);
+}
+
+/* Sets in IN_LOOP the blocks of the natural loop of the back edge E (its
+   header dominates its source): those that reach its source without going
+   through its header, on any edge (THROUGH_CUTS) or on edges without a
+   check.  */
+static void
+natural_loop (function_state *st, edge e, bool through_cuts, sbitmap in_loop)
+{
+  bitmap_clear (in_loop);
+  bitmap_set_bit (in_loop, e->dest->index);
+  auto_vec<basic_block> work;
+  if (bitmap_set_bit (in_loop, e->src->index))
+    work.safe_push (e->src);
+  while (!work.is_empty ())
+    {
+      basic_block bb = work.pop ();
+      edge p;
+      edge_iterator ei;
+      FOR_EACH_EDGE (p, ei, bb->preds)
+	if ((through_cuts || !st->cut.contains (p))
+	    && bitmap_set_bit (in_loop, p->src->index))
+	  work.safe_push (p->src);
     }
 }
 
-/* Chooses the back-edge checks: starting from a check on every DFS back
-   edge, drops each one whose removal leaves no cycle through a site (the
-   cycles it would open all run through it, so only its component needs
-   looking at).  Then gives every check its weight.  */
-static void
-place_checks_and_weigh (function_state *st)
+/* Whether taking the back edge E out of the cut set would close a cycle
+   through a site.  For a natural loop, only its blocks need looking at:
+   every path from its header to its latch stays in it.  */
+static bool
+closes_site_cycle (function_state *st, edge e)
 {
-  for (check_point &cp : st->checks)
-    st->cut.add (cp.fast_edge);
+  basic_block header = e->dest, latch = e->src;
+  if (!dominated_by_p (CDI_DOMINATORS, latch, header))
+    {
+      /* Irreducible: look at the whole CFG.  */
+      st->cut.remove (e);
+      auto_vec<int> comp;
+      auto_vec<component_info> info;
+      find_components (st, comp, info);
+      st->cut.add (e);
+      int c = comp[latch->index];
+      return c == comp[header->index] && info[c].sites > 0;
+    }
+  int n = last_basic_block_for_fn (cfun);
+  auto_sbitmap in_loop (n);
+  natural_loop (st, e, false, in_loop);
+  /* Paths from the header to the latch, remembering whether they went
+     through a site.  */
+  auto_sbitmap reached (n), reached_site (n);
+  bitmap_clear (reached);
+  bitmap_clear (reached_site);
+  auto_vec<std::pair<basic_block, bool> > paths;
+  bool site = st->sites_in_block[header->index] > 0;
+  bitmap_set_bit (site ? reached_site : reached, header->index);
+  paths.safe_push (std::make_pair (header, site));
+  while (!paths.is_empty ())
+    {
+      std::pair<basic_block, bool> at = paths.pop ();
+      edge s;
+      edge_iterator ei;
+      FOR_EACH_EDGE (s, ei, at.first->succs)
+	{
+	  basic_block dest = s->dest;
+	  if (st->cut.contains (s) || !bitmap_bit_p (in_loop, dest->index))
+	    continue;
+	  bool through_site = at.second || st->sites_in_block[dest->index] > 0;
+	  if (bitmap_set_bit (through_site ? reached_site : reached,
+			      dest->index))
+	    paths.safe_push (std::make_pair (dest, through_site));
+	}
+    }
+  return bitmap_bit_p (reached_site, latch->index);
+}
 
+/* Chooses the back-edge checks: starting from a check on every DFS back
+   edge, drops each one whose removal leaves no cycle through a site.  */
+static void
+place_back_edge_checks (function_state *st)
+{
   mark_dfs_back_edges ();
   auto_vec<edge> back_edges;
   basic_block bb;
@@ -654,55 +830,141 @@ place_checks_and_weigh (function_state *st)
 	    st->cut.add (e);
 	  }
     }
-
-  auto_vec<int> comp, sites;
-  auto_vec<char> cyclic;
   for (edge e : back_edges)
     {
-      st->cut.remove (e);
-      int ncomp = strongly_connected_components (st->cut, comp);
-      int c = comp[e->src->index];
-      component_sites (st, comp, ncomp, sites, cyclic);
-      if (c == comp[e->dest->index] && sites[c] > 0)
+      if (!closes_site_cycle (st, e))
 	{
-	  st->cut.add (e);
+	  st->cut.remove (e);
+	  continue;
+	}
+      gimple *last = last_stmt (e->src);
+      location_t loc = last ? gimple_location (last) : UNKNOWN_LOCATION;
+      if (loc == UNKNOWN_LOCATION)
+	loc = first_location (e->dest);
+      check_point cp = { e, CHECK_BACK_EDGE, loc, 0 };
+      st->checks.safe_push (cp);
+    }
+}
+
+/* Puts a check on each edge out of a loop that has a back-edge check
+   (but not on returns).  Without it, the loop's region would run on past
+   the loop: every iteration would count as heavy as the code after the
+   loop, and either give the difference back (an addition per iteration)
+   or have the countdown run out that much sooner.  One check per exit is
+   cheaper.  */
+static void
+place_loop_exit_checks (function_state *st)
+{
+  auto_vec<edge> exits;
+  auto_sbitmap in_loop (last_basic_block_for_fn (cfun));
+  for (const check_point &cp : st->checks)
+    {
+      if (cp.kind != CHECK_BACK_EDGE
+	  || !dominated_by_p (CDI_DOMINATORS, cp.fast_edge->src,
+			      cp.fast_edge->dest))
+	continue;
+      natural_loop (st, cp.fast_edge, true, in_loop);
+      basic_block bb;
+      FOR_EACH_BB_FN (bb, cfun)
+	if (bitmap_bit_p (in_loop, bb->index))
+	  {
+	    edge e;
+	    edge_iterator ei;
+	    FOR_EACH_EDGE (e, ei, bb->succs)
+	      if (!bitmap_bit_p (in_loop, e->dest->index)
+		  && e->dest != EXIT_BLOCK_PTR_FOR_FN (cfun)
+		  && !st->cut.contains (e))
+		{
+		  st->cut.add (e);
+		  exits.safe_push (e);
+		}
+	  }
+    }
+  for (edge e : exits)
+    {
+      check_point cp = { e, CHECK_LOOP_EXIT, first_location (e->dest), 0 };
+      if (cp.loc == UNKNOWN_LOCATION)
+	{
 	  gimple *last = last_stmt (e->src);
-	  location_t loc = last ? gimple_location (last) : UNKNOWN_LOCATION;
-	  if (loc == UNKNOWN_LOCATION)
+	  cp.loc = last ? gimple_location (last) : UNKNOWN_LOCATION;
+	}
+      st->checks.safe_push (cp);
+    }
+}
+
+/* Components in topological order: every edge between components goes
+   from a higher number to a lower one, so from the last to the first.  For
+   each component, the longest site count from the start of a region to
+   its own start; where that and its own sites exceed the region limit, a
+   check at the top of its (single) block starts a new region.  Bounds the
+   weight of every region, so that the countdown is rarely within reach of
+   a check's weight (the slow copy runs about weight / sparsity of the
+   time), at the cost of a check on long paths.  */
+static void
+limit_region_weights (function_state *st)
+{
+  int limit = sampler_opts.region_limit;
+  auto_vec<int> comp;
+  auto_vec<component_info> info;
+  int ncomp = find_components (st, comp, info);
+  auto_vec<int> first;
+  auto_vec<basic_block> sorted;
+  blocks_by_component (comp, ncomp, first, sorted);
+  auto_vec<int> reach;
+  reach.safe_grow_cleared (ncomp);
+  auto_vec<basic_block> leaders;	/* Blocks that get a check on top.  */
+  for (int c = ncomp - 1; c >= 0; c--)
+    {
+      basic_block only = sorted[first[c]];
+      if (reach[c] > 0 && reach[c] + info[c].sites > limit && !info[c].cyclic
+	  && only != EXIT_BLOCK_PTR_FOR_FN (cfun))
+	{
+	  leaders.safe_push (only);
+	  reach[c] = 0;
+	}
+      int out = reach[c] + info[c].sites;
+      for (int i = first[c]; i < first[c + 1]; i++)
+	{
+	  edge e;
+	  edge_iterator ei;
+	  FOR_EACH_EDGE (e, ei, sorted[i]->succs)
 	    {
-	      gimple_stmt_iterator gsi = gsi_after_labels (e->dest);
-	      if (!gsi_end_p (gsi))
-		loc = gimple_location (gsi_stmt (gsi));
+	      int d = comp[e->dest->index];
+	      if (!st->cut.contains (e) && d != c)
+		reach[d] = MAX (reach[d], out);
 	    }
-	  check_point cp = { e, CHECK_BACK_EDGE, loc, 0 };
-	  st->checks.safe_push (cp);
 	}
     }
+  for (basic_block bb : leaders)
+    {
+      edge e = split_block_after_labels (bb);
+      add_check (st, e, CHECK_LONG_PATH, first_location (e->dest));
+    }
+  if (!leaders.is_empty ())
+    count_sites_in_blocks (st);
+}
 
-  /* Longest site count from each component to the cut edges, in completion
-     order: every successor component is finished first.  */
-  int ncomp = strongly_connected_components (st->cut, comp);
-  component_sites (st, comp, ncomp, sites, cyclic);
-  /* Blocks sorted by component (counting sort).  */
+/* Gives every check its weight, the longest site count from it to the
+   next checks (site-free cycles count zero), and every block the longest
+   site count from its start to the end of its region.  */
+static void
+weigh (function_state *st)
+{
+  auto_vec<int> comp;
+  auto_vec<component_info> info;
+  int ncomp = find_components (st, comp, info);
   auto_vec<int> first;
-  first.safe_grow_cleared (ncomp + 1);
-  FOR_ALL_BB_FN (bb, cfun)
-    first[comp[bb->index] + 1]++;
-  for (int c = 0; c < ncomp; c++)
-    first[c + 1] += first[c];
   auto_vec<basic_block> sorted;
-  sorted.safe_grow_cleared (first[ncomp]);
-  auto_vec<int> fill;
-  fill.safe_splice (first);
-  FOR_ALL_BB_FN (bb, cfun)
-    sorted[fill[comp[bb->index]]++] = bb;
+  blocks_by_component (comp, ncomp, first, sorted);
+  basic_block bb;
 
+  /* In completion order: every successor component is finished first.  */
   auto_vec<int> weight;
   weight.safe_grow_cleared (ncomp);
   for (int c = 0; c < ncomp; c++)
     {
       /* The chosen checks cut every cycle through a site.  */
-      gcc_assert (!cyclic[c] || sites[c] == 0);
+      gcc_assert (!info[c].cyclic || info[c].sites == 0);
       int longest = 0;
       for (int i = first[c]; i < first[c + 1]; i++)
 	{
@@ -712,18 +974,42 @@ place_checks_and_weigh (function_state *st)
 	    if (!st->cut.contains (e) && comp[e->dest->index] != c)
 	      longest = MAX (longest, weight[comp[e->dest->index]]);
 	}
-      weight[c] = sites[c] + longest;
+      weight[c] = info[c].sites + longest;
     }
   for (check_point &cp : st->checks)
     cp.weight = weight[comp[cp.fast_edge->dest->index]];
+  st->block_weight.truncate (0);
+  st->block_weight.safe_grow_cleared (last_basic_block_for_fn (cfun));
+  FOR_ALL_BB_FN (bb, cfun)
+    st->block_weight[bb->index] = weight[comp[bb->index]];
 }
 
-/* Turns the fast copy's site STMT into a decrement of the countdown.  A
-   skipped call's result reads as zero.  */
+/* Places the checks and weighs them: entry and after-call checks are
+   there already; back-edge checks cut every cycle through a site; more
+   checks keep regions within the region limit.  */
 static void
-make_fast_site (function_state *st, gimple *stmt)
+place_checks_and_weigh (function_state *st)
 {
-  insert_before (stmt, build_decrement (st));
+  for (check_point &cp : st->checks)
+    st->cut.add (cp.fast_edge);
+  count_sites_in_blocks (st);
+  if (sampler_opts.region_limit)
+    split_heavy_blocks (st);
+  calculate_dominance_info (CDI_DOMINATORS);
+  place_back_edge_checks (st);
+  place_loop_exit_checks (st);
+  free_dominance_info (CDI_DOMINATORS);
+  if (sampler_opts.region_limit)
+    limit_region_weights (st);
+  weigh (st);
+}
+
+/* Removes the fast copy's site STMT: the check at the top of its region
+   has counted its visit already.  A skipped call's result reads as
+   zero.  */
+static void
+make_fast_site (gimple *stmt)
+{
   tree lhs = gimple_call_lhs (stmt);
   if (lhs)
     insert_before (stmt, gimple_build_assign (lhs,
@@ -732,16 +1018,36 @@ make_fast_site (function_state *st, gimple *stmt)
   gsi_remove (&gsi, true);
 }
 
-/* Guards the site STMT: `if (--countdown == 0) { countdown = next;
-   instrumentation }', where a check's instrumentation is `export; count;
-   STMT; import' and a marker's is what emit_instrumentation puts in its
-   place.  A skipped check's result reads as zero.  A check call keeps its
-   block's end, so abnormal and EH edges stay right.  */
+/* ADDEND += NEXT - LEFT, before GSI: the region's end moves with the
+   countdown when a sample draws a new one (the visits left to the region
+   stay as many).  */
+static void
+move_region_end (function_state *st, gimple_stmt_iterator *gsi, tree next,
+		 tree left, location_t loc)
+{
+  tree drawn = create_tmp_reg (long_integer_type_node, "sampler_drawn");
+  gimple *diff = gimple_build_assign (drawn, MINUS_EXPR, next, left);
+  gimple *sum = gimple_build_assign (st->region_end, PLUS_EXPR,
+				     st->region_end, drawn);
+  gimple_set_location (diff, loc);
+  gimple_set_location (sum, loc);
+  gsi_insert_before (gsi, diff, GSI_SAME_STMT);
+  gsi_insert_before (gsi, sum, GSI_SAME_STMT);
+}
+
+/* Guards the site statement STMT, standing for K sites:
+   `countdown -= K; if (countdown <= 0) countdown = SAMPLE (...)', where
+   SAMPLE is the runtime function that observes the sampled ones and
+   returns the next countdown (see sampler-abi.h).  A check also runs
+   when sampled, between an export and an import of the countdown (it may
+   be instrumented itself); skipped, its result reads as zero.  A check
+   call keeps its block's end, so abnormal and EH edges stay right.  */
 static void
 make_slow_site (function_state *st, gimple *stmt)
 {
   location_t loc = gimple_location (stmt);
-  gimple *decrement = build_decrement (st);
+  unsigned k = site_count (stmt);
+  gimple *decrement = build_decrement (st, k);
   insert_before (stmt, decrement);
   basic_block test = gimple_bb (decrement);
   basic_block site = split_block (test, decrement)->dest;
@@ -751,30 +1057,57 @@ make_slow_site (function_state *st, gimple *stmt)
   gcc_assert (normal);
   basic_block after = normal->dest;
 
-  /* The test block's single edge becomes the unlikely true edge.  */
+  /* The test block's single edge becomes the unlikely true edge.  One site
+     runs out exactly at zero, which tells the optimisers more.  */
   edge to_site = single_succ_edge (test);
   to_site->flags &= ~EDGE_FALLTHRU;
   to_site->flags |= EDGE_TRUE_VALUE;
   to_site->probability = profile_probability::very_unlikely ();
-  append (test, gimple_build_cond (EQ_EXPR, st->countdown, long_cst (0),
-				   NULL_TREE, NULL_TREE), loc);
+  append (test, gimple_build_cond (k == 1 ? EQ_EXPR : LE_EXPR, st->countdown,
+				   long_cst (0), NULL_TREE, NULL_TREE), loc);
   edge skip = make_edge (test, after, EDGE_FALSE_VALUE);
   skip->probability = to_site->probability.invert ();
-
-  gcall *next = gimple_build_call (next_countdown_fn, 0);
-  gimple_call_set_lhs (next, st->countdown);
-  insert_before (stmt, next);
   predict_cold (site);
-  bool check = !is_site_marker (stmt);
-  if (check)
-    {
-      /* The check function may itself be instrumented.  */
-      insert_before (stmt, build_export (st));
-      insert_after (stmt, build_import (st));
-    }
-  emit_instrumentation (stmt);
 
-  tree lhs = check ? gimple_call_lhs (stmt) : NULL_TREE;
+  tree next = create_tmp_reg (long_integer_type_node, "sampler_next");
+  build_sample_call (stmt, st->countdown, next, st->values);
+  gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
+  if (st->region_end)
+    move_region_end (st, &gsi, next, st->countdown, loc);
+  gimple *set = gimple_build_assign (st->countdown, next);
+  gimple_set_location (set, loc);
+  gsi_insert_before (&gsi, set, GSI_SAME_STMT);
+
+  if (is_site_marker (stmt))
+    {
+      gsi_remove (&gsi, true);
+      return;
+    }
+  /* The check function may itself be instrumented, and take visits from
+     the countdown in between.  */
+  tree exported = create_tmp_reg (long_integer_type_node, "sampler_exported");
+  insert_before (stmt, gimple_build_assign (exported, st->countdown));
+  insert_before (stmt, build_export (st));
+  gimple *import = build_import (st);
+  insert_after (stmt, import);
+  if (st->region_end)
+    {
+      gimple_stmt_iterator after_import = gsi_for_stmt (import);
+      gsi_next (&after_import);
+      if (gsi_end_p (after_import))
+	{
+	  /* The import ends the block only when it was put on its own
+	     edge: add after it.  */
+	  after_import = gsi_last_bb (gimple_bb (import));
+	  gimple *nop = gimple_build_nop ();
+	  gsi_insert_after (&after_import, nop, GSI_NEW_STMT);
+	  move_region_end (st, &after_import, st->countdown, exported, loc);
+	  gsi_remove (&after_import, true);
+	}
+      else
+	move_region_end (st, &after_import, st->countdown, exported, loc);
+    }
+  tree lhs = gimple_call_lhs (stmt);
   if (lhs)
     {
       gimple *zero = gimple_build_assign (lhs, build_zero_cst (TREE_TYPE (lhs)));
@@ -783,37 +1116,146 @@ make_slow_site (function_state *st, gimple *stmt)
     }
 }
 
+/* Makes BB, which has one successor, end in
+   `if (countdown <= 0) countdown = __sampler_skip (countdown)'.  */
+static void
+end_with_skip (function_state *st, basic_block bb, location_t loc)
+{
+  basic_block dest = single_succ (bb);
+  basic_block call_bb = new_block_for (dest);
+  auto_vec<tree> args;
+  args.safe_push (st->countdown);
+  gimple *call = build_preserving_call (skip_fn, args, st->countdown);
+  append (call_bb, call, loc);
+  make_single_succ_edge (call_bb, dest, EDGE_FALLTHRU);
+  predict_cold (call_bb);
+  end_with_condition (bb, LE_EXPR, st->countdown, long_cst (0), call_bb, dest,
+		      true, loc);
+}
+
+/* The end of a region in the slow copy, on the edge E: the visits the
+   region still had to make are counted, `countdown = region_end' (see
+   clone_and_wire), drawing new countdowns past those it runs out on.
+   Returns the block that now comes before E's destination.  */
+static void
+end_region_on_edge (function_state *st, edge e, int refund, location_t loc)
+{
+  basic_block bb = split_edge (e);
+  if (refund)
+    append (bb, gimple_build_assign (st->region_end, PLUS_EXPR,
+				     st->region_end, long_cst (refund)), loc);
+  append (bb, gimple_build_assign (st->countdown, st->region_end), loc);
+  end_with_skip (st, bb, loc);
+}
+
+/* VAR += AMOUNT on the edge E.  */
+static void
+add_on_edge (edge e, tree var, int amount, location_t loc)
+{
+  basic_block bb = split_edge (e);
+  append (bb, gimple_build_assign (var, PLUS_EXPR, var, long_cst (amount)),
+	  loc);
+}
+
+/* DEST = SRC through an empty asm, so that the optimisers cannot see that
+   DEST is SRC.  */
+static void
+append_opaque_copy (basic_block bb, tree dest, tree src, location_t loc)
+{
+  vec<tree, va_gc> *inputs = NULL, *outputs = NULL;
+  const char *out = "=r", *in = "0";
+  vec_safe_push (outputs,
+		 build_tree_list (build_tree_list
+				  (NULL_TREE, build_string (strlen (out) + 1,
+							    out)), dest));
+  vec_safe_push (inputs,
+		 build_tree_list (build_tree_list
+				  (NULL_TREE, build_string (strlen (in) + 1,
+							    in)), src));
+  append (bb, gimple_build_asm_vec ("", inputs, outputs, NULL, NULL), loc);
+}
+
+/* The same before the export STMT (before a return or a weighty call).  */
+static void
+end_region_before (function_state *st, gimple *stmt)
+{
+  location_t loc = gimple_location (stmt);
+  gimple *set = gimple_build_assign (st->countdown, st->region_end);
+  insert_before (stmt, set);
+  basic_block bb = gimple_bb (set);
+  split_block (bb, set);
+  end_with_skip (st, bb, loc);
+}
+
 /* Maps each original block to its slow copy.  */
 typedef hash_map<basic_block, basic_block> copy_map;
 
-/* Wires the check CP: its edge in the fast copy and, when the source block
-   was copied, the same edge in the slow copy each get a block testing
-   `countdown > weight', true to the fast copy of the destination, false to
-   the slow copy through the thread-start guard.  */
-static void
-wire_check (function_state *st, const check_point &cp, edge slow_edge,
-	    copy_map &copies, copy_map &slow_entries)
+/* The way into the slow copy at DEST_SLOW from a check that has taken
+   WEIGHT from the countdown already: `region_end = countdown; countdown
+   += WEIGHT', and a countdown of zero (just imported: the thread has not
+   started sampling) starts the thread.  */
+static basic_block
+build_slow_entry (function_state *st, basic_block dest_slow, int weight,
+		  location_t loc)
 {
-  basic_block fast_dest = cp.fast_edge->dest;
-  basic_block slow_dest = *copies.get (fast_dest);
-  bool existed;
-  basic_block &slow_entry = slow_entries.get_or_insert (fast_dest, &existed);
-  if (!existed)
-    {
-      slow_entry = build_thread_start_guard (st, slow_dest, cp.loc);
-      predict_cold (slow_entry);
-    }
-  edge edges[2] = { cp.fast_edge, slow_edge };
-  for (edge e : edges)
-    {
-      if (!e)
-	continue;
-      basic_block check = split_edge (e);
-      end_with_condition (check, GT_EXPR, st->countdown, long_cst (cp.weight),
-			  fast_dest, slow_entry, false, cp.loc);
-    }
+  basic_block entry = new_block_for (dest_slow);
+  basic_block start = new_block_for (dest_slow);
+  /* The check's block keeps only the decremented countdown alive: the
+     optimisers would rather keep the one from before if they could see
+     that this sum is it.  */
+  append_opaque_copy (entry, st->region_end, st->countdown, loc);
+  append (entry, gimple_build_assign (st->countdown, PLUS_EXPR,
+				      st->region_end, long_cst (weight)), loc);
+  gimple *call = build_preserving_call (thread_start_fn, vNULL,
+					st->countdown);
+  append (start, call, loc);
+  append (start, gimple_build_assign (st->region_end, MINUS_EXPR,
+				      st->countdown, long_cst (weight)), loc);
+  make_single_succ_edge (start, dest_slow, EDGE_FALLTHRU);
+  end_with_condition (entry, EQ_EXPR, st->countdown, long_cst (0), start,
+		      dest_slow, true, loc);
+  predict_cold (entry);
+  return entry;
 }
 
+/* Makes the edge E carry the check CP: DECREMENT comes off the countdown
+   as an unsigned subtraction; one that borrows (the countdown was below
+   DECREMENT) goes to the slow copy through SLOW_ENTRY, any other on to
+   the fast copy of the destination.  The test is the subtraction's own
+   carry flag: two instructions.  A check that cannot fail (its refund is
+   at least its weight) just adds to the countdown.  Returns the check's
+   block.  */
+static basic_block
+build_check (function_state *st, edge e, const check_point &cp,
+	     int decrement, basic_block fast_dest, basic_block slow_entry)
+{
+  basic_block check = split_edge (e);
+  if (decrement <= 0)
+    {
+      append (check, build_decrement (st, decrement), cp.loc);
+      return check;
+    }
+  tree type = long_unsigned_type_node;
+  tree before = create_tmp_reg (type, "sampler_before");
+  append (check, gimple_build_assign (before, NOP_EXPR, st->countdown),
+	  cp.loc);
+  tree pair = create_tmp_reg (build_complex_type (type), "sampler_check");
+  gcall *sub = gimple_build_call_internal (IFN_SUB_OVERFLOW, 2, before,
+					   build_int_cst (type, decrement));
+  gimple_call_set_lhs (sub, pair);
+  append (check, sub, cp.loc);
+  tree after = create_tmp_reg (type, "sampler_after");
+  append (check, gimple_build_assign (after, build1 (REALPART_EXPR, type,
+						     pair)), cp.loc);
+  append (check, gimple_build_assign (st->countdown, NOP_EXPR, after),
+	  cp.loc);
+  tree borrow = create_tmp_reg (type, "sampler_borrow");
+  append (check, gimple_build_assign (borrow, build1 (IMAGPART_EXPR, type,
+						      pair)), cp.loc);
+  end_with_condition (check, NE_EXPR, borrow, build_zero_cst (type),
+		      slow_entry, fast_dest, true, cp.loc);
+  return check;
+}
 /* Copies the blocks of BODY, statements and edges, with the edges between
    them redirected to the copies; COPIES maps originals to copies.  Done by
    hand because GCC's block duplication expects SSA form, and this pass runs
@@ -903,7 +1345,32 @@ demote_ssa_temporaries (void)
 }
 
 /* Clones the body into fast (the original blocks) and slow copies and wires
-   the checks of nonzero weight.  */
+   the checks.
+
+   Each check of weight W takes W visits from the countdown at once: if
+   some remain, no site of the region ahead can be sampled, and the fast
+   copy, which is the original code without its sites, runs to the next
+   checks.  A path with fewer sites than W gives the difference back on
+   the edge where it leaves the heaviest continuation (a refund: one
+   addition to the countdown), unless the difference is at most the pad
+   limit: then the path simply counts as that many visits more, to no
+   site, never observed (padding).  Each site visit still gets a toss of
+   its own, and which tosses go to sites depends only on the path taken,
+   so sampling stays fair; the countdown just runs out a little sooner.
+   Padding keeps small branches free of countdown arithmetic, so that the
+   optimisers treat them as without sampler; refunds keep paths that leave
+   a heavy region early from using up the countdown.
+
+   The slow copy makes the same count.  Entering it from a check, it notes
+   in region_end what the countdown will be at the end of the region if no
+   sample is taken (the countdown minus W), decrements the countdown at
+   each site and samples where it runs out; a sample draws a new countdown,
+   and region_end moves by as much; refunds go to region_end.  Where the
+   region ends (on the back-edge and long-path checks, and before each
+   export of the countdown), the visits it did not make are counted at
+   once: the countdown becomes region_end, plus new countdowns if that runs
+   out.  Zero-weight checks lead from the slow copy back to the fast
+   one.  */
 static void
 clone_and_wire (function_state *st)
 {
@@ -913,11 +1380,31 @@ clone_and_wire (function_state *st)
     if (bb != st->entry_import)
       body.safe_push (bb);
 
+  /* What each edge out of the body gives back, from the original CFG.  */
+  hash_map<edge, int> refunds;
+  for (basic_block u : body)
+    {
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, u->succs)
+	{
+	  int after = st->cut.contains (e) ? 0 : st->block_weight[e->dest->index];
+	  int refund = st->block_weight[u->index]
+		       - st->sites_in_block[u->index] - after;
+	  gcc_assert (refund >= 0);
+	  if (refund > sampler_opts.pad_limit)
+	    refunds.put (e, refund);
+	}
+    }
+
   demote_ssa_temporaries ();
   copy_map copies;
   copy_body (body, copies);
+  st->region_end = create_tmp_var (long_integer_type_node, "sampler_end");
+  /* Set on every way into the slow copy, which into-SSA cannot know.  */
+  suppress_warning (st->region_end);
 
-  /* Each check's edge in the slow copy, found before any edge is split.  */
+  /* Each edge's copy in the slow copy, found before any edge is split.  */
   auto_vec<edge> slow_edges;
   for (const check_point &cp : st->checks)
     {
@@ -927,26 +1414,95 @@ clone_and_wire (function_state *st)
 			  *copies.get (cp.fast_edge->dest));
       slow_edges.safe_push (slow);
     }
+  auto_vec<std::pair<edge, int> > fast_refunds, slow_refunds;
+  for (auto entry : refunds)
+    if (!st->cut.contains (entry.first))
+      {
+	edge e = entry.first;
+	basic_block *dest = copies.get (e->dest);
+	fast_refunds.safe_push (entry);
+	slow_refunds.safe_push
+	  (std::make_pair (find_edge (*copies.get (e->src),
+				      dest ? *dest : e->dest), entry.second));
+      }
 
-  copy_map slow_entries;
-  for (unsigned i = 0; i < st->checks.length (); i++)
-    if (st->checks[i].weight > 0)
-      wire_check (st, st->checks[i], slow_edges[i], copies, slow_entries);
-
-  /* Sites carry their uid, copied along with the statements.  */
+  /* Sites carry their uid, copied along with the statements; exports are
+     the assignments to the global countdown.  */
   hash_set<basic_block> slow_blocks;
   for (basic_block original : body)
     slow_blocks.add (*copies.get (original));
-  auto_vec<gimple *> fast_sites, slow_sites;
+  auto_vec<gimple *> fast_sites, slow_sites, slow_exports;
   FOR_EACH_BB_FN (bb, cfun)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
 	 gsi_next (&gsi))
-      if (gimple_uid (gsi_stmt (gsi)) > 0)
-	(slow_blocks.contains (bb) ? slow_sites : fast_sites)
-	  .safe_push (gsi_stmt (gsi));
+      {
+	gimple *stmt = gsi_stmt (gsi);
+	bool slow = slow_blocks.contains (bb);
+	if (gimple_uid (stmt) > 0)
+	  (slow ? slow_sites : fast_sites).safe_push (stmt);
+	else if (slow && gimple_assign_single_p (stmt)
+		 && gimple_assign_lhs (stmt) == countdown_global)
+	  slow_exports.safe_push (stmt);
+      }
+
+  for (auto entry : fast_refunds)
+    add_on_edge (entry.first, st->countdown, entry.second, UNKNOWN_LOCATION);
+  for (auto entry : slow_refunds)
+    add_on_edge (entry.first, st->region_end, entry.second, UNKNOWN_LOCATION);
+
+  /* The slow entries, one per destination (its weight is the
+     destination's).  */
+  copy_map slow_entries;
+  for (unsigned i = 0; i < st->checks.length (); i++)
+    {
+      const check_point &cp = st->checks[i];
+      edge slow = slow_edges[i];
+      basic_block fast_dest = cp.fast_edge->dest;
+      int *found = refunds.get (cp.fast_edge);
+      int refund = found ? *found : 0;
+      /* After a call, the region before it ended at the export.  */
+      bool ends_region = cp.kind == CHECK_BACK_EDGE
+			 || cp.kind == CHECK_LONG_PATH
+			 || cp.kind == CHECK_LOOP_EXIT;
+      gcc_assert (ends_region || refund == 0);
+      if (cp.weight == 0)
+	{
+	  if (refund)
+	    add_on_edge (cp.fast_edge, st->countdown, refund, cp.loc);
+	  if (slow)
+	    {
+	      edge to_fast = redirect_edge_and_branch (slow, fast_dest);
+	      gcc_assert (to_fast);
+	      if (ends_region)
+		end_region_on_edge (st, to_fast, refund, cp.loc);
+	    }
+	  continue;
+	}
+      bool existed;
+      basic_block &slow_entry = slow_entries.get_or_insert (fast_dest,
+							     &existed);
+      /* A check takes one visit more than its weight, one that never
+	 samples anything, so that it can test the carry flag alone (see
+	 build_check).  */
+      int budget = cp.weight + 1;
+      if (!existed)
+	slow_entry = build_slow_entry (st, *copies.get (fast_dest), budget,
+				       cp.loc);
+      build_check (st, cp.fast_edge, cp, budget - refund, fast_dest,
+		   slow_entry);
+      if (slow)
+	{
+	  basic_block check = build_check (st, slow, cp, budget, fast_dest,
+					   slow_entry);
+	  if (ends_region)
+	    end_region_on_edge (st, single_pred_edge (check), refund, cp.loc);
+	}
+    }
 
   for (gimple *stmt : fast_sites)
-    make_fast_site (st, stmt);
+    make_fast_site (stmt);
+  for (gimple *stmt : slow_exports)
+    end_region_before (st, stmt);
   for (gimple *stmt : slow_sites)
     make_slow_site (st, stmt);
 }
@@ -1001,7 +1557,7 @@ describe_function (FILE *out, function_state *st)
 {
   const char *name = function_name (cfun);
   fprintf (out, "function %s: %s, %u sites, %s\n", name,
-	   st->fallback_reason ? "per-site" : "cloned", st->sites.length (),
+	   st->fallback_reason ? "per-site" : "cloned", st->n_sites,
 	   st->fallback_reason ? st->fallback_reason : "fast and slow copies");
   for (const check_point &cp : st->checks)
     {
@@ -1012,22 +1568,48 @@ describe_function (FILE *out, function_state *st)
     }
 }
 
-static void
+/* Whether GCC would be likely to inline FNDECL as it is: its estimated
+   size is within the limits of the inliner for small functions (or for
+   functions declared inline).  */
+static bool
+inlined_as_plain (tree fndecl)
+{
+  int limit = DECL_DECLARED_INLINE_P (fndecl)
+	      ? param_max_inline_insns_single / 2
+	      : param_max_inline_insns_auto;
+  return estimate_num_insns_fn (fndecl, &eni_size_weights) <= limit;
+}
+
+/* Transforms the current function; returns whether it had sites.  */
+static bool
 transform_function (FILE *dump)
 {
   function_state st;
   st.fn = cfun;
   st.entry_import = NULL;
   st.fallback_reason = NULL;
+  st.region_end = NULL_TREE;
+  st.values = NULL_TREE;
+  st.n_sites = 0;
   /* discover_sites left uid INDEX + 1 on every site statement.  */
   basic_block bb;
   FOR_EACH_BB_FN (bb, cfun)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
 	 gsi_next (&gsi))
       if (gimple_uid (gsi_stmt (gsi)) > 0)
-	st.sites.safe_push (gsi_stmt (gsi));
+	{
+	  st.sites.safe_push (gsi_stmt (gsi));
+	  st.n_sites += site_count (gsi_stmt (gsi));
+	}
   if (st.sites.is_empty ())
-    return;
+    return false;
+  unsigned most_values = 0;
+  for (gimple *site : st.sites)
+    if (is_site_marker (site)
+	&& unit_sites[gimple_uid (site) - 1].scheme == SCHEME_SCALAR_PAIRS)
+      most_values = MAX (most_values, gimple_call_num_args (site) - 1);
+  if (most_values)
+    st.values = values_array (most_values);
 
   declare_runtime ();
   st.countdown = create_tmp_var (long_integer_type_node, "sampler_countdown");
@@ -1037,9 +1619,6 @@ transform_function (FILE *dump)
 
   if (cloning)
     {
-      st.sites_in_block.safe_grow_cleared (last_basic_block_for_fn (cfun));
-      for (gimple *stmt : st.sites)
-	st.sites_in_block[gimple_bb (stmt)->index]++;
       place_checks_and_weigh (&st);
       clone_and_wire (&st);
     }
@@ -1051,12 +1630,12 @@ transform_function (FILE *dump)
       if (cloning)
 	inform (DECL_SOURCE_LOCATION (current_function_decl),
 		"sampler: %qD: %u sites, cloned into fast and slow copies",
-		current_function_decl, st.sites.length ());
+		current_function_decl, st.n_sites);
       else
 	inform (DECL_SOURCE_LOCATION (current_function_decl),
 		"sampler: %qD %s: not cloned, each of its %u sites checks "
 		"the countdown itself", current_function_decl,
-		st.fallback_reason, st.sites.length ());
+		st.fallback_reason, st.n_sites);
     }
   if (dump)
     describe_function (dump, &st);
@@ -1074,6 +1653,7 @@ transform_function (FILE *dump)
       free_dominance_info (CDI_DOMINATORS);
     }
   cgraph_edge::rebuild_edges ();
+  return true;
 }
 
 /* ---------------------------------------------------------------------
@@ -1106,21 +1686,36 @@ public:
 
   virtual unsigned int execute (function *)
   {
+    /* The functions small enough for GCC to inline them, before the
+       transformation makes them bigger (see keep_inlining).  */
+    hash_set<tree> small;
+    cgraph_node *node;
+    FOR_EACH_FUNCTION_WITH_GIMPLE_BODY (node)
+      {
+	function *fn = DECL_STRUCT_FUNCTION (node->decl);
+	if (fn && fn->cfg && function_selected (node->decl)
+	    && inlined_as_plain (node->decl))
+	  small.add (node->decl);
+      }
     discover_sites ();
     hash_set<tree> weighty;
     weighty_functions = &weighty;
     compute_weighty_functions ();
 
     FILE *dump = open_dump ();
-    cgraph_node *node;
     FOR_EACH_FUNCTION_WITH_GIMPLE_BODY (node)
       {
 	function *fn = DECL_STRUCT_FUNCTION (node->decl);
 	if (!fn || !fn->cfg || !function_selected (node->decl))
 	  continue;
 	push_cfun (fn);
-	transform_function (dump);
+	bool transformed = transform_function (dump);
 	pop_cfun ();
+	if (transformed && small.contains (node->decl))
+	  /* Its fast copy is about as small as the function was: let GCC
+	     inline it where it would have inlined the plain function,
+	     whatever the slow copy adds to its size.  */
+	  DECL_DISREGARD_INLINE_LIMITS (node->decl) = 1;
       }
     if (dump)
       fclose (dump);

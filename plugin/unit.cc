@@ -56,244 +56,264 @@ unit_counters_decl (void)
   return counters_decl;
 }
 
+/* A runtime function of the slow path: returns the next countdown (see
+   sampler-abi.h), takes the unit's counters first.  */
 static tree
-runtime_observer (const char *name, tree value_type, tree type = NULL_TREE)
+sample_function (const char *name, tree type_1, tree type_2 = NULL_TREE,
+		 tree type_3 = NULL_TREE)
 {
-  if (!type)
-    type = build_function_type_list
-      (void_type_node, build_pointer_type (long_long_unsigned_type_node),
-       value_type, NULL_TREE);
+  tree counters = build_pointer_type (long_long_unsigned_type_node);
+  tree type = build_function_type_list (long_integer_type_node, counters,
+					type_1, type_2, type_3, NULL_TREE);
   tree decl = build_fn_decl (name, type);
   TREE_PUBLIC (decl) = 1;
   DECL_EXTERNAL (decl) = 1;
   DECL_ARTIFICIAL (decl) = 1;
   TREE_NOTHROW (decl) = 1;
+  /* Leaf: never calls back into this unit nor longjmps.  */
   DECL_ATTRIBUTES (decl)
     = tree_cons (get_identifier ("leaf"), NULL_TREE, NULL_TREE);
   return decl;
 }
 
-/* ---------------------------------------------------------------------
-   Instrumentation, inserted before the statement at GSI.  */
-
-static tree
-new_temporary (tree type, const char *name)
+/* The runtime's sample functions, declared on first use.  */
+static struct
 {
-  return create_tmp_reg (type, name);
-}
+  tree count, branch, sign_signed, sign_unsigned, bounds_signed,
+    bounds_unsigned, bounds_double, float_kind, pairs_signed, pairs_unsigned;
+} sample_fns;
 
 static void
-add (gimple_stmt_iterator *gsi, gimple *stmt, location_t loc)
+declare_sample_functions (void)
 {
-  gimple_set_location (stmt, loc);
-  suppress_warning (stmt);
-  gsi_insert_before (gsi, stmt, GSI_SAME_STMT);
+  if (sample_fns.count)
+    return;
+  tree ul = long_unsigned_type_node, ll = long_long_integer_type_node,
+    ull = long_long_unsigned_type_node;
+  sample_fns.count = sample_function ("__sampler_count", ul);
+  sample_fns.branch = sample_function ("__sampler_branch", ul);
+  sample_fns.sign_signed = sample_function ("__sampler_sign_signed", ll);
+  sample_fns.sign_unsigned = sample_function ("__sampler_sign_unsigned", ull);
+  sample_fns.bounds_signed = sample_function ("__sampler_bounds_signed", ll);
+  sample_fns.bounds_unsigned = sample_function ("__sampler_bounds_unsigned",
+						ull);
+  sample_fns.bounds_double = sample_function ("__sampler_bounds_double",
+					      double_type_node);
+  sample_fns.float_kind = sample_function ("__sampler_float_kind",
+					   long_double_type_node,
+					   integer_type_node);
+  sample_fns.pairs_signed
+    = sample_function ("__sampler_pairs_signed", long_integer_type_node, ul,
+		       build_pointer_type (build_qualified_type
+					   (ll, TYPE_QUAL_CONST)));
+  sample_fns.pairs_unsigned
+    = sample_function ("__sampler_pairs_unsigned", long_integer_type_node, ul,
+		       build_pointer_type (build_qualified_type
+					   (ull, TYPE_QUAL_CONST)));
 }
 
-/* &counters[FIRST + OFFSET], OFFSET a long value or NULL.  */
-static tree
-counter_address (gimple_stmt_iterator *gsi, unsigned first, tree offset,
-		 location_t loc)
+gimple *
+build_preserving_call (tree fn, const vec<tree> &args, tree result,
+		       tree memory)
 {
-  tree counters = unit_counters_decl ();
-  tree index;
-  if (!offset)
-    index = build_int_cst (long_integer_type_node, first);
-  else
+#if defined(__x86_64__)
+  static const char *const arg_registers[] = { "D", "S", "d", "c" };
+  gcc_assert (args.length () <= ARRAY_SIZE (arg_registers));
+  /* The call skips the red zone, where a function that makes no call of
+     its own may keep data below the stack pointer.  It goes through the
+     GOT, bound when the program is loaded, rather than a PLT entry, whose
+     lazy binding may change R10 and R11.  */
+  char *text = concat ("lea -128(%%rsp), %%rsp\n\tcall *",
+		       IDENTIFIER_POINTER (DECL_NAME (fn)),
+		       "@GOTPCREL(%%rip)\n\tlea 128(%%rsp), %%rsp", NULL);
+  vec<tree, va_gc> *inputs = NULL, *outputs = NULL, *clobbers = NULL;
+  auto operand = [] (const char *constraint, tree value)
     {
-      index = new_temporary (long_integer_type_node, "sampler_index");
-      add (gsi, gimple_build_assign (index, PLUS_EXPR, offset,
-				     build_int_cst (long_integer_type_node,
-						    first)), loc);
-    }
-  tree ref = build4 (ARRAY_REF, long_long_unsigned_type_node, counters, index,
-		     NULL_TREE, NULL_TREE);
-  tree address = build_fold_addr_expr (ref);
-  if (is_gimple_min_invariant (address))
-    return address;
-  tree pointer = new_temporary (TREE_TYPE (address), "sampler_counter");
-  add (gsi, gimple_build_assign (pointer, address), loc);
-  return pointer;
+      return build_tree_list (build_tree_list
+			      (NULL_TREE, build_string (strlen (constraint) + 1,
+							constraint)), value);
+    };
+  vec_safe_push (outputs, operand ("=a", result));
+  for (unsigned i = 0; i < args.length (); i++)
+    vec_safe_push (inputs, operand (arg_registers[i], args[i]));
+  if (memory)
+    vec_safe_push (inputs, operand ("m", memory));
+  vec_safe_push (clobbers, build_tree_list (NULL_TREE, build_string (3, "cc")));
+  gasm *call = gimple_build_asm_vec (ggc_strdup (text), inputs, outputs,
+				     clobbers, NULL);
+  free (text);
+  gimple_asm_set_volatile (call, true);
+  return call;
+#else
+  (void) memory;
+  gcall *call = gimple_build_call_vec (fn, args);
+  gimple_call_set_lhs (call, result);
+  return call;
+#endif
 }
 
-/* A relaxed atomic increment of counters[FIRST + OFFSET].  */
-static void
-increment (gimple_stmt_iterator *gsi, unsigned first, tree offset,
-	   location_t loc)
+/* &counters[FIRST], an invariant address.  */
+static tree
+counter_address (unsigned first)
 {
-  tree address = counter_address (gsi, first, offset, loc);
-  tree fetch_add = builtin_decl_explicit (BUILT_IN_ATOMIC_FETCH_ADD_8);
-  add (gsi, gimple_build_call (fetch_add, 3, address,
-			       build_int_cst (long_long_unsigned_type_node, 1),
-			       build_int_cst (integer_type_node,
-					      0 /* __ATOMIC_RELAXED */)), loc);
+  tree ref = build4 (ARRAY_REF, long_long_unsigned_type_node,
+		     unit_counters_decl (), size_int (first), NULL_TREE,
+		     NULL_TREE);
+  return build_fold_addr_expr (ref);
 }
 
+/* VALUE as TYPE: itself, or a conversion inserted before GSI.  */
 static tree
 converted (gimple_stmt_iterator *gsi, tree value, tree type, location_t loc)
 {
-  tree result = new_temporary (type, "sampler_conv");
-  add (gsi, gimple_build_assign (result, NOP_EXPR, value), loc);
-  return result;
-}
-
-/* VALUE as a 64-bit (or wider) integer of its signedness, with no value
-   the optimisers can know.  An observed variable may be uninitialized (a
-   scalar-pairs partner not yet assigned; the program's own read of one):
-   GCC then assumes whatever suits it -- that a variable only ever set to 0
-   or 1 holds 0 or 1, that a _Bool's byte is 0 or 1 -- and may use the
-   stale bits themselves as the comparison's result, sending the counter
-   index anywhere.  Widening first drops the type's narrow range; the
-   volatile slot drops the range of the values assigned.  Slow path only:
-   one store and one load.  */
-static tree
-opaque_integer (gimple_stmt_iterator *gsi, tree value, location_t loc)
-{
-  tree type = TREE_TYPE (value);
-  tree wide = type;
-  if (POINTER_TYPE_P (type) || TYPE_PRECISION (type) < 64
-      || TREE_CODE (type) != INTEGER_TYPE)
-    wide = (POINTER_TYPE_P (type) || TYPE_UNSIGNED (type))
-	   ? long_long_unsigned_type_node : long_long_integer_type_node;
-  tree widened = wide == type ? value : converted (gsi, value, wide, loc);
+  if (TYPE_MAIN_VARIANT (TREE_TYPE (value)) == TYPE_MAIN_VARIANT (type))
+    return value;
   if (CONSTANT_CLASS_P (value))
-    return widened;
-  tree slot = create_tmp_var (build_qualified_type (wide, TYPE_QUAL_VOLATILE),
-			      "sampler_opaque");
-  TREE_THIS_VOLATILE (slot) = 1;
-  add (gsi, gimple_build_assign (slot, widened), loc);
-  tree result = new_temporary (wide, "sampler_observed");
-  add (gsi, gimple_build_assign (result, slot), loc);
+    return fold_convert (type, value);
+  tree result = create_tmp_reg (type, "sampler_value");
+  gimple *conversion = gimple_build_assign (result, NOP_EXPR, value);
+  gimple_set_location (conversion, loc);
+  gsi_insert_before (gsi, conversion, GSI_SAME_STMT);
   return result;
 }
 
-/* (A > B) - (A < B) + 1 as a long: 0, 1 or 2 for <, ==, >.  A and B are
-   integers or pointers of one type.  */
+/* Integers and pointers go to the runtime as 64-bit values of their
+   signedness (pointers unsigned).  */
+static bool
+observed_unsigned (const site_info &site)
+{
+  return site.value_kind != site_info::VALUE_SIGNED;
+}
+
 static tree
-three_way (gimple_stmt_iterator *gsi, tree a, tree b, location_t loc)
+observed_type (const site_info &site)
 {
-  a = opaque_integer (gsi, a, loc);
-  b = opaque_integer (gsi, b, loc);
-  tree greater = new_temporary (boolean_type_node, "sampler_gt");
-  tree less = new_temporary (boolean_type_node, "sampler_lt");
-  add (gsi, gimple_build_assign (greater, GT_EXPR, a, b), loc);
-  add (gsi, gimple_build_assign (less, LT_EXPR, a, b), loc);
-  tree result = new_temporary (long_integer_type_node, "sampler_cmp");
-  add (gsi, gimple_build_assign (result, MINUS_EXPR,
-				 converted (gsi, greater, long_integer_type_node,
-					    loc),
-				 converted (gsi, less, long_integer_type_node,
-					    loc)), loc);
-  tree shifted = new_temporary (long_integer_type_node, "sampler_cmp");
-  add (gsi, gimple_build_assign (shifted, PLUS_EXPR, result,
-				 build_int_cst (long_integer_type_node, 1)),
-       loc);
-  return shifted;
+  return observed_unsigned (site) ? long_long_unsigned_type_node
+				   : long_long_integer_type_node;
 }
 
-static tree observe_signed_fn, observe_unsigned_fn, observe_double_fn,
-  observe_float_kind_fn;
-
-static void
-observe (gimple_stmt_iterator *gsi, const site_info &site, tree value,
-	 location_t loc)
+tree
+values_array (unsigned n)
 {
-  if (!observe_signed_fn)
-    {
-      observe_signed_fn = runtime_observer ("__sampler_observe_signed",
-					    long_long_integer_type_node);
-      observe_unsigned_fn = runtime_observer ("__sampler_observe_unsigned",
-					      long_long_unsigned_type_node);
-      observe_double_fn = runtime_observer ("__sampler_observe_double",
-					    double_type_node);
-      tree type = build_function_type_list
-	(void_type_node, build_pointer_type (long_long_unsigned_type_node),
-	 long_double_type_node, integer_type_node, NULL_TREE);
-      observe_float_kind_fn = runtime_observer ("__sampler_observe_float_kind",
-						long_double_type_node, type);
-    }
-  tree fn, type;
-  if (site.scheme == SCHEME_FLOAT_KINDS)
-    fn = observe_float_kind_fn, type = long_double_type_node;
-  else if (site.value_kind == site_info::VALUE_FLOAT)
-    fn = observe_double_fn, type = double_type_node;
-  else if (site.value_kind == site_info::VALUE_SIGNED)
-    fn = observe_signed_fn, type = long_long_integer_type_node;
-  else
-    fn = observe_unsigned_fn, type = long_long_unsigned_type_node;
-  tree address = counter_address (gsi, site.first_counter, NULL_TREE, loc);
-  tree operand = converted (gsi, value, type, loc);
-  if (site.scheme == SCHEME_FLOAT_KINDS)
-    {
-      /* What is subnormal depends on the value's own type.  */
-      tree source = TYPE_MAIN_VARIANT (TREE_TYPE (value));
-      int source_type = source == float_type_node ? SAMPLER_FLOAT_TYPE_FLOAT
-			: source == double_type_node ? SAMPLER_FLOAT_TYPE_DOUBLE
-			: SAMPLER_FLOAT_TYPE_LONG_DOUBLE;
-      add (gsi, gimple_build_call (fn, 3, address, operand,
-				   build_int_cst (integer_type_node,
-						  source_type)), loc);
-    }
-  else
-    add (gsi, gimple_build_call (fn, 2, address, operand), loc);
+  tree array = create_tmp_var (build_array_type_nelts
+			       (long_long_integer_type_node, n),
+			       "sampler_values");
+  TREE_ADDRESSABLE (array) = 1;
+  return array;
 }
 
-void
-emit_instrumentation (gimple *stmt)
+gimple *
+build_sample_call (gimple *stmt, tree left, tree next, tree values)
 {
+  declare_sample_functions ();
   const site_info &site = unit_sites[gimple_uid (stmt) - 1];
   location_t loc = gimple_location (stmt);
   gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
-  if (!is_site_marker (stmt))
+  tree counters = counter_address (site.first_counter);
+  auto_vec<tree> args;
+  args.safe_push (counters);
+  tree fn;
+  tree memory = NULL_TREE;
+  /* Integers only: the call can preserve every register.  */
+  bool preserving = true;
+  if (!is_site_marker (stmt) || site.scheme == SCHEME_FUNCTION_ENTRIES)
     {
-      /* A check: count it; the call itself stays and runs.  */
-      increment (&gsi, site.first_counter, NULL_TREE, loc);
-      return;
+      /* A check or a function entry: count the visit.  */
+      fn = sample_fns.count;
+      args.safe_push (size_int (0));
     }
-  gcall *marker = as_a <gcall *> (stmt);
-  switch (site.scheme)
+  else
     {
-    case SCHEME_FUNCTION_ENTRIES:
-      increment (&gsi, site.first_counter, NULL_TREE, loc);
-      break;
-    case SCHEME_BRANCHES:
-      {
-	/* The outcome (0 or 1), or the switch arm's number (a constant).  */
-	tree arm = gimple_call_arg (marker, 1);
-	if (!CONSTANT_CLASS_P (arm))
+      tree value = gimple_call_num_args (stmt) > 1
+		   ? gimple_call_arg (stmt, 1) : NULL_TREE;
+      switch (site.scheme)
+	{
+	case SCHEME_BRANCHES:
+	  /* The outcome of a conditional, or the number of a switch's arm (a
+	     constant).  */
+	  fn = CONSTANT_CLASS_P (value) ? sample_fns.count : sample_fns.branch;
+	  args.safe_push (converted (&gsi, value, long_unsigned_type_node,
+				     loc));
+	  break;
+	case SCHEME_RETURNS:
+	  fn = observed_unsigned (site) ? sample_fns.sign_unsigned
+					: sample_fns.sign_signed;
+	  args.safe_push (converted (&gsi, value, observed_type (site), loc));
+	  break;
+	case SCHEME_SCALAR_PAIRS:
 	  {
-	    tree opaque = opaque_integer (&gsi, arm, loc);
-	    tree outcome = new_temporary (boolean_type_node, "sampler_outcome");
-	    add (&gsi, gimple_build_assign (outcome, NE_EXPR, opaque,
-					    build_zero_cst (TREE_TYPE (opaque))),
-		 loc);
-	    arm = outcome;
+	    /* The values go in an array: the assigned one, then those it is
+	       compared with.  */
+	    fn = observed_unsigned (site) ? sample_fns.pairs_unsigned
+					  : sample_fns.pairs_signed;
+	    unsigned n = gimple_call_num_args (stmt) - 1;
+	    /* The runtime reads unsigned values as unsigned long long: the
+	       same bits.  */
+	    tree type = long_long_integer_type_node;
+	    memory = values;
+	    for (unsigned i = 0; i < n; i++)
+	      {
+		tree element = build4 (ARRAY_REF, type, memory, size_int (i),
+				       NULL_TREE, NULL_TREE);
+		gimple *store
+		  = gimple_build_assign (element,
+					 converted (&gsi,
+						    gimple_call_arg (stmt, i + 1),
+						    type, loc));
+		gimple_set_location (store, loc);
+		gsi_insert_before (&gsi, store, GSI_SAME_STMT);
+	      }
+	    args.safe_push (left);
+	    args.safe_push (build_int_cst (long_unsigned_type_node, n - 1));
+	    args.safe_push (build_fold_addr_expr (memory));
 	  }
-	increment (&gsi, site.first_counter,
-		   converted (&gsi, arm, long_integer_type_node, loc), loc);
-      }
-      break;
-    case SCHEME_RETURNS:
-      {
-	tree value = gimple_call_arg (marker, 1);
-	tree zero = build_zero_cst (TREE_TYPE (value));
-	increment (&gsi, site.first_counter,
-		   three_way (&gsi, value, zero, loc), loc);
-      }
-      break;
-    case SCHEME_SCALAR_PAIRS:
-      increment (&gsi, site.first_counter,
-		 three_way (&gsi, gimple_call_arg (marker, 1),
-			    gimple_call_arg (marker, 2), loc), loc);
-      break;
-    case SCHEME_FLOAT_KINDS:
-    case SCHEME_BOUNDS:
-      observe (&gsi, site, gimple_call_arg (marker, 1), loc);
-      break;
-    default:
-      gcc_unreachable ();
+	  break;
+	case SCHEME_FLOAT_KINDS:
+	  {
+	    /* What is subnormal depends on the value's own type.  */
+	    tree source = TYPE_MAIN_VARIANT (TREE_TYPE (value));
+	    int source_type = source == float_type_node
+			      ? SAMPLER_FLOAT_TYPE_FLOAT
+			      : source == double_type_node
+			      ? SAMPLER_FLOAT_TYPE_DOUBLE
+			      : SAMPLER_FLOAT_TYPE_LONG_DOUBLE;
+	    fn = sample_fns.float_kind;
+	    args.safe_push (converted (&gsi, value, long_double_type_node,
+				       loc));
+	    args.safe_push (build_int_cst (integer_type_node, source_type));
+	    preserving = false;
+	  }
+	  break;
+	case SCHEME_BOUNDS:
+	  if (site.value_kind == site_info::VALUE_FLOAT)
+	    {
+	      fn = sample_fns.bounds_double;
+	      args.safe_push (converted (&gsi, value, double_type_node, loc));
+	    }
+	  else
+	    {
+	      fn = observed_unsigned (site) ? sample_fns.bounds_unsigned
+					    : sample_fns.bounds_signed;
+	      args.safe_push (converted (&gsi, value, observed_type (site),
+					 loc));
+	    }
+	  preserving = false;
+	  break;
+	default:
+	  gcc_unreachable ();
+	}
     }
-  gsi_remove (&gsi, true);
+  gimple *call;
+  if (preserving)
+    call = build_preserving_call (fn, args, next, memory);
+  else
+    {
+      call = gimple_build_call_vec (fn, args);
+      gimple_call_set_lhs (call, next);
+    }
+  gimple_set_location (call, loc);
+  gsi_insert_before (&gsi, call, GSI_SAME_STMT);
+  return call;
 }
 
 /* ---------------------------------------------------------------------

@@ -185,13 +185,56 @@ SAMPLER_EXPORT long __sampler_thread_start(void)
     return start_thread();
 }
 
-SAMPLER_EXPORT long __sampler_next_countdown(void)
+long sampler_countdown_next(void)
 {
     struct sampler_stream *stream = thread_stream;
 
     if (__builtin_expect(stream == NULL, 0))
         return start_thread();
     return stream_next(stream);
+}
+
+SAMPLER_EXPORT long __sampler_next_countdown(void)
+{
+    return sampler_countdown_next();
+}
+
+#if defined(__x86_64__)
+SAMPLER_PRESERVING __attribute__((noinline)) static long refill_preserving(void)
+{
+    return sampler_call_saving_vectors(sampler_countdown_next);
+}
+
+SAMPLER_PRESERVING static long thread_start_preserving(void)
+{
+    return sampler_call_saving_vectors(start_thread);
+}
+#else
+static long refill_preserving(void)
+{
+    return sampler_countdown_next();
+}
+
+static long thread_start_preserving(void)
+{
+    return start_thread();
+}
+#endif
+
+/* Takes the countdown from the bank; drawing a new bank takes floating
+   point.  */
+SAMPLER_PRESERVING long sampler_countdown_next_preserving(void)
+{
+    struct sampler_stream *stream = thread_stream;
+
+    if (__builtin_expect(stream != NULL && stream->next < SAMPLER_BANK_SIZE, 1))
+        return stream->bank[stream->next++];
+    return refill_preserving();
+}
+
+SAMPLER_EXPORT SAMPLER_PRESERVING long __sampler_thread_start_preserving(void)
+{
+    return thread_start_preserving();
 }
 
 SAMPLER_EXPORT long sampler_sparsity(void)

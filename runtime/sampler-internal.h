@@ -87,6 +87,31 @@ struct sampler_stream;
 struct sampler_stream *sampler_stream_new(long sparsity, uint64_t base,
                                           unsigned long order);
 long sampler_stream_next(struct sampler_stream *stream);
+
+/* The calling thread's next countdown (what __sampler_next_countdown
+   returns), without a trip through the PLT.  */
+long sampler_countdown_next(void);
+
+/* On x86-64, the slow path of instrumented code calls the runtime from an
+   asm statement that tells the compiler only which registers carry the
+   arguments and the result: so that the calls do not make the compiler
+   keep the function's values in callee-saved registers, whose saving
+   would cost the fast path too.  The functions it calls save every
+   register they change (SAMPLER_PRESERVING); they use no vector or x87
+   register, and run code that does (drawing countdowns, starting a
+   thread) through sampler_call_saving_vectors.  */
+#if defined(__x86_64__)
+#define SAMPLER_PRESERVING \
+    __attribute__((no_caller_saved_registers, target("general-regs-only")))
+/* Calls fn with the vector and x87 state saved (xsave, or fxsave where
+   the processor or system lacks it) and restored around it.  */
+long sampler_call_saving_vectors(long (*fn)(void));
+#else
+#define SAMPLER_PRESERVING
+#endif
+
+/* sampler_countdown_next for SAMPLER_PRESERVING code.  */
+SAMPLER_PRESERVING long sampler_countdown_next_preserving(void);
 void sampler_stream_free(struct sampler_stream *stream);
 
 /* ---- Warnings ----------------------------------------------------------- */

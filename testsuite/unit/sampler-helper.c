@@ -11,7 +11,16 @@
                                  exits with 3 if a new thread's countdown is
                                  not 0, with 6 if starting it changed errno
    sampler-helper fork N         forks; N countdowns of the child ("child"),
-                                 then of the parent ("parent")  */
+                                 then of the parent ("parent")
+   sampler-helper groups N       N groups of GROUP scalar-pairs visits, each
+                                 group decremented and passed to
+                                 __sampler_pairs_signed as the slow copy
+                                 does; prints "groups C0 C1 ...", the
+                                 samples of each position in the group
+   sampler-helper phantoms N     N rounds of one visit to a checks site
+                                 (__sampler_count) then PHANTOMS visits to
+                                 no site (__sampler_skip); prints
+                                 "phantoms S", the samples of the site  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -63,6 +72,59 @@ static int start_and_join(const char *label)
     return pthread_join(thread, NULL);
 }
 
+/* As many as pairs-limit allows by default.  */
+#define GROUP 16
+#define PHANTOMS 37
+
+/* The slow copy's code for a group of GROUP scalar-pairs sites, the
+   assigned value compared with partners that are all equal to it.  */
+static int groups(void)
+{
+    unsigned long long counters[3 * GROUP] = { 0 };
+    long long values[GROUP + 1] = { 0 };
+    long countdown = __sampler_countdown;
+
+    if (countdown == 0)
+        countdown = __sampler_thread_start();
+    for (long i = 0; i < draws; i++) {
+        countdown -= GROUP;
+        if (countdown <= 0)
+            countdown = __sampler_pairs_signed(counters, countdown, GROUP, values);
+        if (countdown <= 0)
+            return 7;
+    }
+    printf("groups");
+    for (int site = 0; site < GROUP; site++) {
+        if (counters[3 * site] != 0 || counters[3 * site + 2] != 0)
+            return 8;   /* the values were equal */
+        printf(" %llu", counters[3 * site + 1]);
+    }
+    putchar('\n');
+    return 0;
+}
+
+/* One site, then visits to no site counted all at once, as at the end of
+   a region of the slow copy.  */
+static int phantoms(void)
+{
+    unsigned long long counter = 0;
+    long countdown = __sampler_countdown;
+
+    if (countdown == 0)
+        countdown = __sampler_thread_start();
+    for (long i = 0; i < draws; i++) {
+        if (--countdown == 0)
+            countdown = __sampler_count(&counter, 0);
+        countdown -= PHANTOMS;
+        if (countdown <= 0)
+            countdown = __sampler_skip(countdown);
+        if (countdown <= 0)
+            return 7;
+    }
+    printf("phantoms %llu\n", counter);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 3)
@@ -94,6 +156,11 @@ int main(int argc, char **argv)
         print_stream("parent", __sampler_next_countdown());
         return 0;
     }
-    fprintf(stderr, "usage: %s quiet | sparsity | threads N | fork N\n", argv[0]);
+    if (argc == 3 && strcmp(argv[1], "groups") == 0 && draws > 0)
+        return groups();
+    if (argc == 3 && strcmp(argv[1], "phantoms") == 0 && draws > 0)
+        return phantoms();
+    fprintf(stderr, "usage: %s quiet | sparsity | threads N | fork N | groups N"
+            " | phantoms N\n", argv[0]);
     return 2;
 }

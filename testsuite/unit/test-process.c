@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <check.h>
+#include <gsl/gsl_cdf.h>
 
 #include "sampler-abi.h"
 #include "sampler-internal.h"
@@ -353,11 +354,88 @@ START_TEST(test_fork_gives_the_child_its_own_stream)
 }
 END_TEST
 
+/* Sampled visits through the slow path's runtime calls: a group of 16
+   scalar-pairs sites sampled together by __sampler_pairs_signed, and a
+   site followed by visits to no site that __sampler_skip counts at once.
+   At sparsity 1 every site visit is sampled; at 7, the samples of each
+   position of the group, and of the lone site, are within the 99.999%
+   bounds of Binomial(rounds, 1/7) (fixed seeds: the outcome is fixed).  */
+#define SAMPLE_ROUNDS 70000
+
+static void assert_binomial(unsigned long samples, unsigned long trials, double p)
+{
+    double low = gsl_cdf_binomial_P(samples, p, trials);
+    double high = samples == 0 ? 1 : gsl_cdf_binomial_Q(samples - 1, p, trials);
+    ck_assert_msg(low > 5e-6 && high > 5e-6,
+                  "%lu samples of %lu visits at probability %g: P(X <= s) %g, "
+                  "P(X >= s) %g", samples, trials, p, low, high);
+}
+
+START_TEST(test_groups_of_visits_are_sampled_each_alone)
+{
+    const char *every[] = { "SAMPLER_SPARSITY=1", NULL };
+    const char *sparse[] = { "SAMPLER_SPARSITY=7", "SAMPLER_SEED=2026", NULL };
+    char rounds[32];
+    snprintf(rounds, sizeof rounds, "%d", SAMPLE_ROUNDS);
+
+    struct run run = run_helper(helpers[_i], every, "groups", rounds);
+    assert_exited_cleanly(&run);
+    size_t count;
+    long *samples = stream_of(run.out, "groups", &count);
+    ck_assert_uint_eq(count, 16);
+    for (size_t i = 0; i < count; i++)
+        ck_assert_int_eq(samples[i], SAMPLE_ROUNDS);
+    free(samples);
+    free_run(&run);
+
+    run = run_helper(helpers[_i], sparse, "groups", rounds);
+    assert_exited_cleanly(&run);
+    samples = stream_of(run.out, "groups", &count);
+    ck_assert_uint_eq(count, 16);
+    for (size_t i = 0; i < count; i++)
+        assert_binomial((unsigned long)samples[i], SAMPLE_ROUNDS, 1.0 / 7);
+    free(samples);
+    free_run(&run);
+}
+END_TEST
+
+START_TEST(test_visits_to_no_site_leave_sampling_fair)
+{
+    const char *every[] = { "SAMPLER_SPARSITY=1", NULL };
+    const char *sparse[] = { "SAMPLER_SPARSITY=7", "SAMPLER_SEED=77", NULL };
+    char rounds[32];
+    snprintf(rounds, sizeof rounds, "%d", SAMPLE_ROUNDS);
+
+    struct run run = run_helper(helpers[_i], every, "phantoms", rounds);
+    assert_exited_cleanly(&run);
+    size_t count;
+    long *samples = stream_of(run.out, "phantoms", &count);
+    ck_assert_uint_eq(count, 1);
+    ck_assert_int_eq(samples[0], SAMPLE_ROUNDS);
+    free(samples);
+    free_run(&run);
+
+    run = run_helper(helpers[_i], sparse, "phantoms", rounds);
+    assert_exited_cleanly(&run);
+    samples = stream_of(run.out, "phantoms", &count);
+    ck_assert_uint_eq(count, 1);
+    assert_binomial((unsigned long)samples[0], SAMPLE_ROUNDS, 1.0 / 7);
+    free(samples);
+    free_run(&run);
+}
+END_TEST
+
 START_TEST(test_shared_library_exports_only_the_api)
 {
     static const char *const exported[] = {
         "__sampler_countdown", "__sampler_thread_start",
         "__sampler_next_countdown", "sampler_sparsity",
+        "__sampler_count", "__sampler_branch", "__sampler_sign_signed",
+        "__sampler_sign_unsigned", "__sampler_pairs_signed",
+        "__sampler_pairs_unsigned", "__sampler_bounds_signed",
+        "__sampler_bounds_unsigned", "__sampler_bounds_double",
+        "__sampler_float_kind", "__sampler_skip",
+        "__sampler_thread_start_preserving",
         "__sampler_register_unit", "__sampler_observe_signed",
         "__sampler_observe_unsigned", "__sampler_observe_double",
         "__sampler_observe_float_kind", "sampler_write_report",
@@ -367,6 +445,8 @@ START_TEST(test_shared_library_exports_only_the_api)
         "sampler_stream_next", "sampler_stream_seed", "sampler_mix64",
         "sampler_report_write", "sampler_report_arm", "sampler_units_visit",
         "sampler_unit_is_valid", "sampler_quote", "sampler_warn",
+        "sampler_countdown_next", "sampler_countdown_next_preserving",
+        "sampler_call_saving_vectors", "sampler_vector_save_kind",
     };
     /* dlopen also proves that the initial-exec TLS fits in the static TLS
        that glibc keeps for libraries loaded late.  */
@@ -403,6 +483,14 @@ Suite *process_suite(void)
     tcase_add_loop_test(threads, test_fresh_seeds_differ_between_runs, 0, helper_count);
     tcase_add_loop_test(threads, test_fork_gives_the_child_its_own_stream, 0, helper_count);
     suite_add_tcase(suite, threads);
+
+    TCase *samples = tcase_create("samples");
+    tcase_set_timeout(samples, 30);
+    tcase_add_loop_test(samples, test_groups_of_visits_are_sampled_each_alone, 0,
+                        helper_count);
+    tcase_add_loop_test(samples, test_visits_to_no_site_leave_sampling_fair, 0,
+                        helper_count);
+    suite_add_tcase(suite, samples);
 
     TCase *exports = tcase_create("exports");
     tcase_add_test(exports, test_shared_library_exports_only_the_api);

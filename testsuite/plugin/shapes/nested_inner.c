@@ -1,5 +1,8 @@
 /* A site in the inner loop: every cycle through the site uses the inner
-   back edge, so that edge alone carries a check; the outer one needs none.  */
+   back edge, so that edge alone carries a check; the outer one needs none.
+   The inner loop's exit, round the outer loop into the inner one again,
+   reaches one site before the inner back edge: a loop-exit check of
+   weight 1.  */
 void check (int) __attribute__ ((sampled));
 int nested_inner (int n)
 {

@@ -1,5 +1,6 @@
 /* Sites only in the outer loop: the inner loop's cycle holds no site and
-   gets no check; the outer back edge does.  */
+   gets no check; the outer back edge does.  The outer loop's exit leads to
+   no site: its check weighs 0 and is dropped.  */
 void check (int) __attribute__ ((sampled));
 int nested_outer (int n)
 {

@@ -1,0 +1,201 @@
+/* Sampled visits: what the slow copy of instrumented code calls when its
+   countdown runs out at a site.  Each function observes the site, bumping
+   its counters with relaxed atomic adds (any thread may sample the same
+   site), and returns the next countdown, so that the call site only
+   decrements, tests and, rarely, calls.  Keeping the observation out of
+   line keeps the slow copy small.
+
+   The integer ones are SAMPLER_PRESERVING (see sampler-internal.h): on
+   x86-64 the plugin calls them from asm statements that clobber nothing
+   but the result register.  */
+#include <stdatomic.h>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
+#include "sampler-abi.h"
+#include "sampler-internal.h"
+
+/* A macro, not a function: the preserving functions are compiled for
+   other target options, and GCC does not inline across those.  */
+#define bump(counters, index)                                                \
+    atomic_fetch_add_explicit((_Atomic unsigned long long *)&(counters)[index], \
+                              1, memory_order_relaxed)
+
+/* 0, 1, 2 for <, ==, >.  */
+#define THREE_WAY(a, b) ((unsigned long)(((a) > (b)) - ((a) < (b)) + 1))
+
+SAMPLER_EXPORT SAMPLER_PRESERVING long __sampler_count(unsigned long long *counters,
+                                                       unsigned long index)
+{
+    bump(counters, index);
+    return sampler_countdown_next_preserving();
+}
+
+/* A branch's outcome is a truth value, but one computed from uninitialized
+   operands may arrive as any bits: whatever they are, one of the two
+   counters.  */
+SAMPLER_EXPORT SAMPLER_PRESERVING long __sampler_branch(unsigned long long *counters,
+                                                        unsigned long outcome)
+{
+    bump(counters, outcome != 0);
+    return sampler_countdown_next_preserving();
+}
+
+SAMPLER_EXPORT SAMPLER_PRESERVING long
+__sampler_sign_signed(unsigned long long *counters, long long value)
+{
+    bump(counters, THREE_WAY(value, 0));
+    return sampler_countdown_next_preserving();
+}
+
+SAMPLER_EXPORT SAMPLER_PRESERVING long
+__sampler_sign_unsigned(unsigned long long *counters, unsigned long long value)
+{
+    bump(counters, value != 0 ? 2 : 1);
+    return sampler_countdown_next_preserving();
+}
+
+/* The visits of a group of k, from 0, that the countdown c (<= 0, left
+   after all k) samples: visit k + c - 1 first, then each one the next
+   countdown reaches.  Returns the countdown that follows the group.  */
+#define SAMPLE_PAIRS(type, counters, c, k, values)                           \
+    do {                                                                     \
+        unsigned long i = (unsigned long)((long)(k) + (c) - 1);              \
+        while (i < (k)) {                                                    \
+            bump(counters, 3 * i + THREE_WAY((type)(values)[0],              \
+                                             (type)(values)[i + 1]));        \
+            i += (unsigned long)sampler_countdown_next_preserving();         \
+        }                                                                    \
+        return (long)(i - (k) + 1);                                          \
+    } while (0)
+
+SAMPLER_EXPORT SAMPLER_PRESERVING long
+__sampler_pairs_signed(unsigned long long *counters, long c, unsigned long k,
+                       const long long *values)
+{
+    SAMPLE_PAIRS(long long, counters, c, k, values);
+}
+
+SAMPLER_EXPORT SAMPLER_PRESERVING long
+__sampler_pairs_unsigned(unsigned long long *counters, long c, unsigned long k,
+                         const unsigned long long *values)
+{
+    SAMPLE_PAIRS(unsigned long long, counters, c, k, values);
+}
+
+SAMPLER_EXPORT SAMPLER_PRESERVING long __sampler_skip(long c)
+{
+    while (c <= 0)
+        c += sampler_countdown_next_preserving();
+    return c;
+}
+
+/* These take floating-point values, or run code that may use the vector
+   registers: ordinary calls.  */
+SAMPLER_EXPORT long __sampler_bounds_signed(unsigned long long *slots,
+                                            long long value)
+{
+    __sampler_observe_signed(slots, value);
+    return sampler_countdown_next();
+}
+
+SAMPLER_EXPORT long __sampler_bounds_unsigned(unsigned long long *slots,
+                                              unsigned long long value)
+{
+    __sampler_observe_unsigned(slots, value);
+    return sampler_countdown_next();
+}
+
+SAMPLER_EXPORT long __sampler_bounds_double(unsigned long long *slots, double value)
+{
+    __sampler_observe_double(slots, value);
+    return sampler_countdown_next();
+}
+
+SAMPLER_EXPORT long __sampler_float_kind(unsigned long long *counters,
+                                         long double value, int source_type)
+{
+    __sampler_observe_float_kind(counters, value, source_type);
+    return sampler_countdown_next();
+}
+
+#if defined(__x86_64__)
+/* How sampler_call_saving_vectors saves the state: 0 not known yet, 1
+   fxsave (x87 and SSE), 2 xsave (also AVX and AVX-512, when the system
+   has enabled them).  */
+int sampler_vector_save_kind __attribute__((visibility("hidden")));
+
+SAMPLER_PRESERVING __attribute__((used)) static void find_vector_save_kind(void)
+{
+    unsigned eax, ebx, ecx, edx;
+
+    if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_OSXSAVE))
+        sampler_vector_save_kind = 2;
+    else
+        sampler_vector_save_kind = 1;
+}
+
+/* The save area: 4096 bytes, 64-aligned, is more than xsave needs for
+   x87, SSE, AVX and AVX-512 (mask 0xe7); the header (bytes 512 to 575)
+   must be zero before xsave.  */
+__asm__(
+    "	.text\n"
+    "	.p2align 4\n"
+    "	.globl sampler_call_saving_vectors\n"
+    "	.hidden sampler_call_saving_vectors\n"
+    "	.type sampler_call_saving_vectors, @function\n"
+    "sampler_call_saving_vectors:\n"
+    "	.cfi_startproc\n"
+    "	pushq %rbp\n"
+    "	.cfi_def_cfa_offset 16\n"
+    "	.cfi_offset %rbp, -16\n"
+    "	movq %rsp, %rbp\n"
+    "	.cfi_def_cfa_register %rbp\n"
+    "	pushq %rbx\n"
+    "	.cfi_offset %rbx, -24\n"
+    "	pushq %r12\n"
+    "	.cfi_offset %r12, -32\n"
+    "	movq %rdi, %rbx\n"
+    "	subq $4160, %rsp\n"
+    "	andq $-64, %rsp\n"
+    "	cmpl $0, sampler_vector_save_kind(%rip)\n"
+    "	jne 1f\n"
+    "	call find_vector_save_kind\n"
+    "1:	movl sampler_vector_save_kind(%rip), %r12d\n"
+    "	cmpl $2, %r12d\n"
+    "	jne 2f\n"
+    "	xorl %eax, %eax\n"
+    "	movq %rax, 512(%rsp)\n"
+    "	movq %rax, 520(%rsp)\n"
+    "	movq %rax, 528(%rsp)\n"
+    "	movq %rax, 536(%rsp)\n"
+    "	movq %rax, 544(%rsp)\n"
+    "	movq %rax, 552(%rsp)\n"
+    "	movq %rax, 560(%rsp)\n"
+    "	movq %rax, 568(%rsp)\n"
+    "	movl $0xe7, %eax\n"
+    "	xorl %edx, %edx\n"
+    "	xsave64 (%rsp)\n"
+    "	jmp 3f\n"
+    "2:	fxsave64 (%rsp)\n"
+    "3:	call *%rbx\n"
+    "	movq %rax, %rbx\n"
+    "	cmpl $2, %r12d\n"
+    "	jne 4f\n"
+    "	movl $0xe7, %eax\n"
+    "	xorl %edx, %edx\n"
+    "	xrstor64 (%rsp)\n"
+    "	jmp 5f\n"
+    "4:	fxrstor64 (%rsp)\n"
+    "5:	movq %rbx, %rax\n"
+    "	leaq -16(%rbp), %rsp\n"
+    "	popq %r12\n"
+    "	popq %rbx\n"
+    "	popq %rbp\n"
+    "	.cfi_def_cfa %rsp, 8\n"
+    "	ret\n"
+    "	.cfi_endproc\n"
+    "	.size sampler_call_saving_vectors, .-sampler_call_saving_vectors\n");
+#endif
