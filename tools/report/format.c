@@ -222,8 +222,15 @@ static void write_text_header(FILE *out, const struct run_report *report)
     fprintf(out, "pid       %llu\n", report->pid);
     fprintf(out, "sparsity  %llu\n", report->sparsity);
     fprintf(out, "seed      %llu\n", report->seed);
-    if (report->exit_kind == EXIT_NOT_YET)
+    if (report->resets > 0)
+        fprintf(out, "resets    %llu\n", report->resets);
+    if (report->interim > 0)
+        fprintf(out, "exit      none: interim report %llu, written while the run went on\n",
+                report->interim);
+    else if (report->exit_kind == EXIT_NOT_YET)
         fputs("exit      none: written on demand, before the run ended\n", out);
+    else if (report->exit_kind == EXIT_BY_EXEC)
+        fputs("exit      exec: the process went on as another program\n", out);
     else
         fprintf(out, "exit      %s %u\n",
                 report->exit_kind == EXIT_BY_SIGNAL ? "signal" : "status", report->exit_code);
@@ -420,9 +427,19 @@ static void write_jsonl(FILE *out, const struct run_report *report,
     fprintf(out, "%llu", report->sparsity);
     json_key(out, "seed", false);
     fprintf(out, "%llu", report->seed);
+    if (report->resets > 0) {
+        json_key(out, "resets", false);
+        fprintf(out, "%llu", report->resets);
+    }
+    if (report->interim > 0) {
+        json_key(out, "interim", false);
+        fprintf(out, "%llu", report->interim);
+    }
     json_key(out, "exit", false);
     if (report->exit_kind == EXIT_NOT_YET) {
         fputs("null}\n", out);
+    } else if (report->exit_kind == EXIT_BY_EXEC) {
+        fputs("{\"exec\":true}}\n", out);
     } else {
         fputc('{', out);
         json_key(out, report->exit_kind == EXIT_BY_SIGNAL ? "signal" : "status", true);
