@@ -40,7 +40,7 @@ WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all check check-unit check-plugin check-run check-report check-schemes check-torture install clean bench demo deps
+.PHONY: all check check-unit check-plugin check-run check-report check-schemes check-runtime check-torture install clean bench demo deps
 
 # What a fresh Debian bookworm machine needs (run as root).
 DEPS := gcc g++ make gcc-12-plugin-dev libgsl-dev check pkg-config valgrind python3 \
@@ -95,6 +95,7 @@ check: all
 	$(MAKE) check-report
 	$(MAKE) check-run
 	$(MAKE) check-schemes
+	$(MAKE) check-runtime
 	$(MAKE) check-torture TORTURE_SAMPLE=25
 	$(MAKE) -C bench smoke B=$(abspath $(B))
 
@@ -126,6 +127,10 @@ check-schemes: all
 
 check-run: all
 	testsuite/run/run-tests.sh $(abspath $(B))
+
+# Threads, fork and exec, crashes, shared libraries, interim reports.
+check-runtime: all
+	testsuite/runtime/run-runtime-tests.sh $(abspath $(B))
 
 bench: all
 	$(MAKE) -C bench B=$(abspath $(B))

@@ -1,0 +1,20 @@
+/* An instrumented library, built twice from this one source
+   (libplugin-a.so, libplugin-b.so): the same unit, in two objects.  */
+#ifdef __SAMPLER__
+#define SAMPLED __attribute__((sampled))
+#else
+#define SAMPLED
+#endif
+
+static unsigned long used;
+
+void plugin_check(void) SAMPLED;
+void plugin_check(void) { used++; }
+
+/* Calls plugin_check N times.  */
+__attribute__((visibility("default"))) unsigned long plugin_run(int n)
+{
+    for (int i = 0; i < n; i++)
+        plugin_check();
+    return used;
+}
