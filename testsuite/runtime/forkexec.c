@@ -8,21 +8,36 @@
                       after_failure() 40 times and exits with 0); the parent
                       waits, calls parent_work() 500 more times, exits with
                       the child's status
+   forkexec spawn     the parent calls parent_work() 1000 times; while a
+                      thread writes interim reports without pause
+                      (sampler_dump), starts this program with "after" 40
+                      times with posix_spawn (no fork handlers run: only
+                      close-on-exec keeps the report being written from the
+                      new image) and waits for each; calls parent_work()
+                      500 more times; prints "spawned 40 failed F" and
+                      exits with 0
    forkexec after     (the new image) checks that no report file is open,
                       calls image_work() 70 times and exits with 0; with 3
                       if a descriptor of a report was inherited  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <pthread.h>
+#include <spawn.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <sampler.h>
+
 #ifdef __SAMPLER__
 #define SAMPLED __attribute__((sampled))
 #else
 #define SAMPLED
+#define sampler_dump() (-1)
 #endif
 
 extern char **environ;
@@ -84,6 +99,37 @@ static void exec_self(const char *how, const char *self)
         execvpe(self, argv, environ);
 }
 
+static atomic_bool spawning = true;
+
+static void *dump_while_spawning(void *unused)
+{
+    (void)unused;
+    while (atomic_load(&spawning))
+        (void)sampler_dump();
+    return NULL;
+}
+
+/* Starts this program with "after" 40 times; returns how many failed.  */
+static int spawn_images(const char *self)
+{
+    char *argv[] = { (char *)self, "after", NULL };
+    pthread_t dumper;
+    int failures = 0;
+
+    if (pthread_create(&dumper, NULL, dump_while_spawning, NULL) != 0)
+        return -1;
+    for (int i = 0; i < 40; i++) {
+        pid_t child;
+        int status;
+        if (posix_spawn(&child, self, NULL, NULL, argv, environ) != 0
+            || waitpid(child, &status, 0) != child || status != 0)
+            failures++;
+    }
+    atomic_store(&spawning, false);
+    pthread_join(dumper, NULL);
+    return failures;
+}
+
 int main(int argc, char **argv)
 {
     const char *how = argc > 1 ? argv[1] : "";
@@ -103,6 +149,13 @@ int main(int argc, char **argv)
 
     for (int i = 0; i < 1000; i++)
         parent_work();
+    if (strcmp(how, "spawn") == 0) {
+        int failures = spawn_images(self);
+        for (int i = 0; i < 500; i++)
+            parent_work();
+        printf("spawned 40 failed %d\n", failures);
+        return 0;
+    }
     fflush(stdout);
     pid_t child = strcmp(how, "vfork") == 0 ? vfork() : fork();
     if (child < 0)

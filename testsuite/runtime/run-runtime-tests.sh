@@ -21,7 +21,8 @@
 #               an exec that fails: the parent, the child before exec and
 #               the new image each report their own counts exactly once
 #               ("exit exec" before the exec), under their own names; no
-#               report descriptor reaches the new image.
+#               report descriptor reaches the new image, even when it is
+#               started by posix_spawn while another thread writes reports.
 #   crash       SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, a stack
 #               overflow, a crash in a thread, the program's own handlers
 #               (installed after and before the runtime's, chained), a
@@ -67,9 +68,9 @@ gcc -std=c11 -O2 -Wall -Wextra -o "$statcheck" "$tools/stat-check.c" -lgsl -lgsl
 build() {
     local name=$1 out=$2
     shift 2
-    if "$sgcc" -O2 -Wall -Wextra -fplugin-arg-sampler-schemes=checks "$here/$name.c" \
-            -o "$out" -pthread "$@" >"$out.build" 2>&1 &&
-       gcc -O2 -Wall -Wextra "$here/$name.c" -o "$out.plain" -pthread "$@" \
+    if "$sgcc" -O2 -Wall -Wextra -fplugin-arg-sampler-schemes=checks -I"$build/include" \
+            "$here/$name.c" -o "$out" -pthread "$@" >"$out.build" 2>&1 &&
+       gcc -O2 -Wall -Wextra -I"$build/include" "$here/$name.c" -o "$out.plain" -pthread "$@" \
             >>"$out.build" 2>&1; then
         pass "build $name ${*:-}"
         return 0
@@ -202,6 +203,23 @@ forkexec_test() {   # LABEL BINARY HOW
                 "status 0|after_failure 0 child_work 0 image_work 70 parent_work 0" \
                 "$(record "$dir/r-$child.1" exit)|$(checks "$dir/r-$child.1" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')" ;;
     esac
+}
+
+spawn_test() {   # LABEL BINARY
+    local label=$1 bin=$2 dir=$scratch/spawn-$1 out
+    mkdir -p "$dir"
+    out=$(SAMPLER_SPARSITY=1 SAMPLER_SEED=3 SAMPLER_FILE=$dir/r-%p REPORT_DIRECTORY=$dir/ \
+          "$bin" spawn 2>"$dir.err")
+    check "forkexec $label spawn: no new image got a report's descriptor" \
+        "spawned 40 failed 0" "$out"
+    local summary
+    summary=$(for report in "$dir"/r-*; do
+                  echo "$(record "$report" exit)|$(checks "$report" --binary "$bin" |
+                                                  tr '\n' ' ' | sed 's/ $//')"
+              done | sort | uniq -c | sed 's/^ *//')
+    check "forkexec $label spawn: the parent's final report replaced its dumps; 40 images" \
+        "1 status 0|after_failure 0 child_work 0 image_work 0 parent_work 1500
+40 status 0|after_failure 0 child_work 0 image_work 70 parent_work 0" "$summary"
 }
 
 # ---------------------------------------------------------------------------
@@ -375,6 +393,7 @@ for link in dynamic static; do
         for how in execl execle execlp execv execve execvp execvpe vfork fail; do
             forkexec_test $link "$bin" $how
         done
+        spawn_test $link "$bin"
     fi
     bin=$scratch/bin/crash-$link
     build crash "$bin" "${flags[@]}" && crash_tests $link "$bin"
