@@ -306,13 +306,18 @@ void sampler_signals_arm(void)
 
 /* ---- signal() and sigaction(), as the program calls them ----------------- */
 
+static bool handled_by_runtime(int signal_number)
+{
+    return fatal_index(signal_number) >= 0
+           && atomic_load_explicit(&handlers_installed, memory_order_relaxed);
+}
+
 SAMPLER_EXPORT int __sampler_sigaction(int signal_number, const struct sigaction *action,
                                        struct sigaction *old_action)
 {
-    int index = fatal_index(signal_number);
-
-    if (index < 0 || !atomic_load_explicit(&handlers_installed, memory_order_relaxed))
+    if (!handled_by_runtime(signal_number))
         return sigaction(signal_number, action, old_action);
+    int index = fatal_index(signal_number);
     sigset_t saved_mask;
     lock_dispositions(&saved_mask);
     if (old_action != NULL)
@@ -330,15 +335,14 @@ SAMPLER_EXPORT int __sampler_sigaction(int signal_number, const struct sigaction
     return 0;
 }
 
-/* glibc's signal(): BSD semantics, the signal blocked in its handler and
-   interrupted calls restarted.  */
-SAMPLER_EXPORT __sighandler_t __sampler_signal(int signal_number, __sighandler_t handler)
+/* signal() and sysv_signal() for a fatal signal: the program's new
+   handler as a sigaction with FLAGS, the signal itself blocked in it
+   unless SA_NODEFER; returns the previous handler.  */
+static __sighandler_t set_program_handler(int signal_number, __sighandler_t handler,
+                                          int flags)
 {
     struct sigaction action, old_action;
 
-    if (fatal_index(signal_number) < 0
-        || !atomic_load_explicit(&handlers_installed, memory_order_relaxed))
-        return signal(signal_number, handler);
     if (handler == SIG_ERR) {
         errno = EINVAL;
         return SIG_ERR;
@@ -346,10 +350,20 @@ SAMPLER_EXPORT __sighandler_t __sampler_signal(int signal_number, __sighandler_t
     memset(&action, 0, sizeof action);
     action.sa_handler = handler;
     sigemptyset(&action.sa_mask);
-    sigaddset(&action.sa_mask, signal_number);
-    action.sa_flags = SA_RESTART;
+    if (!(flags & SA_NODEFER))
+        sigaddset(&action.sa_mask, signal_number);
+    action.sa_flags = flags;
     __sampler_sigaction(signal_number, &action, &old_action);
     return old_action.sa_handler;
+}
+
+/* glibc's signal(): BSD semantics, the signal blocked in its handler and
+   interrupted calls restarted.  */
+SAMPLER_EXPORT __sighandler_t __sampler_signal(int signal_number, __sighandler_t handler)
+{
+    if (!handled_by_runtime(signal_number))
+        return signal(signal_number, handler);
+    return set_program_handler(signal_number, handler, SA_RESTART);
 }
 
 /* SysV semantics: the handler is reset when it runs, and the signal is not
@@ -357,19 +371,7 @@ SAMPLER_EXPORT __sighandler_t __sampler_signal(int signal_number, __sighandler_t
 SAMPLER_EXPORT __sighandler_t __sampler_sysv_signal(int signal_number,
                                                     __sighandler_t handler)
 {
-    struct sigaction action, old_action;
-
-    if (fatal_index(signal_number) < 0
-        || !atomic_load_explicit(&handlers_installed, memory_order_relaxed))
+    if (!handled_by_runtime(signal_number))
         return sysv_signal(signal_number, handler);
-    if (handler == SIG_ERR) {
-        errno = EINVAL;
-        return SIG_ERR;
-    }
-    memset(&action, 0, sizeof action);
-    action.sa_handler = handler;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESETHAND | SA_NODEFER;
-    __sampler_sigaction(signal_number, &action, &old_action);
-    return old_action.sa_handler;
+    return set_program_handler(signal_number, handler, SA_RESETHAND | SA_NODEFER);
 }

@@ -31,19 +31,15 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#ifdef __SAMPLER__
-#define SAMPLED __attribute__((sampled))
-#else
-#define SAMPLED
-#endif
+#include <sampler.h>
 
 static unsigned long total;
 static volatile int zero, one = 1;
 static int *volatile null_pointer;
 static sigjmp_buf recovery;
 
-void before_crash(void) SAMPLED;
-void after_crash(void) SAMPLED;
+void before_crash(void) SAMPLER_SAMPLED;
+void after_crash(void) SAMPLER_SAMPLED;
 void before_crash(void) { total++; }
 void after_crash(void) { total += 2; }
 

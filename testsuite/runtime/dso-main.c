@@ -5,15 +5,11 @@
 #include <dlfcn.h>
 #include <stdio.h>
 
-#ifdef __SAMPLER__
-#define SAMPLED __attribute__((sampled))
-#else
-#define SAMPLED
-#endif
+#include <sampler.h>
 
 static unsigned long checked;
 
-void main_check(void) SAMPLED;
+void main_check(void) SAMPLER_SAMPLED;
 void main_check(void) { checked++; }
 
 static int run(const char *path, int n, int unload)

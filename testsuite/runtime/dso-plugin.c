@@ -1,14 +1,10 @@
 /* An instrumented library, built twice from this one source
    (libplugin-a.so, libplugin-b.so): the same unit, in two objects.  */
-#ifdef __SAMPLER__
-#define SAMPLED __attribute__((sampled))
-#else
-#define SAMPLED
-#endif
+#include <sampler.h>
 
 static unsigned long used;
 
-void plugin_check(void) SAMPLED;
+void plugin_check(void) SAMPLER_SAMPLED;
 void plugin_check(void) { used++; }
 
 /* Calls plugin_check N times.  */

@@ -33,20 +33,18 @@
 
 #include <sampler.h>
 
-#ifdef __SAMPLER__
-#define SAMPLED __attribute__((sampled))
-#else
-#define SAMPLED
+/* Built without the plugin, the runtime is not linked.  */
+#ifndef __SAMPLER__
 #define sampler_dump() (-1)
 #endif
 
 extern char **environ;
 static unsigned long total;
 
-void parent_work(void) SAMPLED;
-void child_work(void) SAMPLED;
-void image_work(void) SAMPLED;
-void after_failure(void) SAMPLED;
+void parent_work(void) SAMPLER_SAMPLED;
+void child_work(void) SAMPLER_SAMPLED;
+void image_work(void) SAMPLER_SAMPLED;
+void after_failure(void) SAMPLER_SAMPLED;
 void parent_work(void) { total += 1; }
 void child_work(void) { total += 2; }
 void image_work(void) { total += 3; }

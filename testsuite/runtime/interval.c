@@ -9,15 +9,11 @@
 #include <string.h>
 #include <time.h>
 
-#ifdef __SAMPLER__
-#define SAMPLED __attribute__((sampled))
-#else
-#define SAMPLED
-#endif
+#include <sampler.h>
 
 static unsigned long ticks;
 
-void tick(void) SAMPLED;
+void tick(void) SAMPLER_SAMPLED;
 void tick(void) { ticks++; }
 
 static void look_for_interim_report(const char *path)

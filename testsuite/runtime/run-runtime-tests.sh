@@ -293,11 +293,11 @@ dso_tests() {
     local dir=$scratch/dso
     mkdir -p "$dir"
     local a=$dir/libplugin-a.so b=$dir/libplugin-b.so main=$dir/dso-main
-    if ! "$sgcc" -O2 -fPIC -shared -fplugin-arg-sampler-schemes=checks "$here/dso-plugin.c" \
+    if ! "$sgcc" -O2 -fPIC -shared -fplugin-arg-sampler-schemes=checks -I"$build/include" "$here/dso-plugin.c" \
              -o "$a" >"$dir/build" 2>&1 ||
-       ! "$sgcc" -O2 -fPIC -shared -fplugin-arg-sampler-schemes=checks "$here/dso-plugin.c" \
+       ! "$sgcc" -O2 -fPIC -shared -fplugin-arg-sampler-schemes=checks -I"$build/include" "$here/dso-plugin.c" \
              -o "$b" >>"$dir/build" 2>&1 ||
-       ! "$sgcc" -O2 -fplugin-arg-sampler-schemes=checks "$here/dso-main.c" -o "$main" -ldl \
+       ! "$sgcc" -O2 -fplugin-arg-sampler-schemes=checks -I"$build/include" "$here/dso-main.c" -o "$main" -ldl \
              >>"$dir/build" 2>&1; then
         fail "dso: build" "$(cat "$dir/build")"
         return

@@ -12,18 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#ifdef __SAMPLER__
-#define SAMPLED __attribute__((sampled))
-#else
-#define SAMPLED
-#endif
+#include <sampler.h>
 
 enum { THREADS = 16 };
 
 static long rounds;
 static unsigned long samples[THREADS];
 
-void check(int thread) SAMPLED;
+void check(int thread) SAMPLER_SAMPLED;
 void check(int thread)
 {
     samples[thread]++;   /* only thread `thread' writes here */

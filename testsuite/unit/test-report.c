@@ -419,6 +419,25 @@ static char *default_report_name(pid_t pid)
     return strdup(name);
 }
 
+/* The directory holds one file, the default report of pid, which is
+   exactly expected; returns its text.  */
+static char *assert_only_default_report(const char *directory, pid_t pid,
+                                        const char *expected)
+{
+    char *name = default_report_name(pid);
+    char *listing = list_directory(directory);
+    char expected_listing[80];
+    snprintf(expected_listing, sizeof expected_listing, "%s\n", name);
+    ck_assert_str_eq(listing, expected_listing);
+    char *path = path_in(directory, name);
+    char *report = read_file(path);
+    assert_report_is(report, expected);
+    free(path);
+    free(listing);
+    free(name);
+    return report;
+}
+
 /* ---- In-process: patterns and units ------------------------------------- */
 
 START_TEST(test_patterns)
@@ -528,17 +547,9 @@ START_TEST(test_exit_report_is_exact)
     assert_exit_status(&run, 3);
     ck_assert_str_eq(run.out, "");
     ck_assert_str_eq(run.err, "");
-    char *name = default_report_name(run.pid);
-    char *listing = list_directory(directory);
-    char expected_listing[80];
-    snprintf(expected_listing, sizeof expected_listing, "%s\n", name);
-    ck_assert_str_eq(listing, expected_listing);
-
-    char *path = path_in(directory, name);
-    char *report = read_file(path);
     char *expected = expected_report(helper, run.pid, 1, "5", "exit\tstatus\t3",
                                      helper_units);
-    assert_report_is(report, expected);
+    char *report = assert_only_default_report(directory, run.pid, expected);
     struct parsed_report parsed = parse_report(report);
     ck_assert_int_eq(parsed.pid, run.pid);
     ck_assert_str_eq(parsed.exit_kind, "status");
@@ -547,9 +558,6 @@ START_TEST(test_exit_report_is_exact)
 
     free(expected);
     free(report);
-    free(path);
-    free(listing);
-    free(name);
     free_run(&run);
     remove_directory(directory);
 }
@@ -855,21 +863,32 @@ START_TEST(test_existing_file_is_not_replaced)
 }
 END_TEST
 
+/* Runs helper MODE in a new directory with SAMPLER_FILE the file NAME
+   there (given in *path), sparsity 1 and seed 9; it must exit with 0 and
+   say nothing.  */
+static struct run run_with_report_file(const char *helper, const char *name,
+                                       const char *mode, char **directory, char **path)
+{
+    char variable[512];
+
+    *directory = make_directory();
+    *path = path_in(*directory, name);
+    snprintf(variable, sizeof variable, "SAMPLER_FILE=%s", *path);
+    const char *env[] = { "SAMPLER_SPARSITY=1", "SAMPLER_SEED=9", variable, NULL };
+    struct run run = run_helper(helper, *directory, env, mode, NULL);
+    assert_exit_status(&run, 0);
+    ck_assert_str_eq(run.err, "");
+    return run;
+}
+
 /* On demand: each report holds all the counts so far, marked interim,
    and replaces the process's previous one in its file; the exit report
    replaces the last.  */
 START_TEST(test_dumps_replace_each_other)
 {
     const char *helper = helpers[_i];
-    char *directory = make_directory();
-    char *path = path_in(directory, "now.report");
-    char variable[512];
-    snprintf(variable, sizeof variable, "SAMPLER_FILE=%s", path);
-    const char *env[] = { "SAMPLER_SPARSITY=1", "SAMPLER_SEED=9", variable, NULL };
-    struct run run = run_helper(helper, directory, env, "dump-show", NULL);
-
-    assert_exit_status(&run, 0);
-    ck_assert_str_eq(run.err, "");
+    char *directory, *path;
+    struct run run = run_with_report_file(helper, "now.report", "dump-show", &directory, &path);
     char *listing = list_directory(directory);
     ck_assert_str_eq(listing, "now.report\n");
     /* What the helper read back after each dump.  */
@@ -903,15 +922,8 @@ END_TEST
 START_TEST(test_only_own_report_is_replaced)
 {
     const char *helper = helpers[_i];
-    char *directory = make_directory();
-    char *path = path_in(directory, "own.report");
-    char variable[512];
-    snprintf(variable, sizeof variable, "SAMPLER_FILE=%s", path);
-    const char *env[] = { "SAMPLER_SPARSITY=1", "SAMPLER_SEED=9", variable, NULL };
-    struct run run = run_helper(helper, directory, env, "dump-move", NULL);
-
-    assert_exit_status(&run, 0);
-    ck_assert_str_eq(run.err, "");
+    char *directory, *path;
+    struct run run = run_with_report_file(helper, "own.report", "dump-move", &directory, &path);
     char *listing = list_directory(directory);
     ck_assert_str_eq(listing, "moved\nown.report\nown.report.1\n");
     char *other = read_file(path);
@@ -945,15 +957,8 @@ END_TEST
 START_TEST(test_reset_starts_a_new_report)
 {
     const char *helper = helpers[_i];
-    char *directory = make_directory();
-    char *path = path_in(directory, "phase.report");
-    char variable[512];
-    snprintf(variable, sizeof variable, "SAMPLER_FILE=%s", path);
-    const char *env[] = { "SAMPLER_SPARSITY=1", "SAMPLER_SEED=9", variable, NULL };
-    struct run run = run_helper(helper, directory, env, "reset", NULL);
-
-    assert_exit_status(&run, 0);
-    ck_assert_str_eq(run.err, "");
+    char *directory, *path;
+    struct run run = run_with_report_file(helper, "phase.report", "reset", &directory, &path);
     char *listing = list_directory(directory);
     ck_assert_str_eq(listing, "phase.report\nphase.report.1\n");
     char *before = read_file(path);
@@ -1257,23 +1262,12 @@ START_TEST(test_fatal_signal_is_reported)
 
         assert_killed_by(&run, fatal_signals[_i]);
         ck_assert_str_eq(run.err, "");
-        char *name = default_report_name(run.pid);
-        char *listing = list_directory(directory);
-        char expected_listing[80];
-        snprintf(expected_listing, sizeof expected_listing, "%s\n", name);
-        ck_assert_str_eq(listing, expected_listing);
-        char *path = path_in(directory, name);
-        char *report = read_file(path);
         snprintf(exit_record, sizeof exit_record, "exit\tsignal\t%d", fatal_signals[_i]);
         char *expected = expected_report(helpers[h], run.pid, 1, "5", exit_record,
                                          helper_units);
-        assert_report_is(report, expected);
+        free(assert_only_default_report(directory, run.pid, expected));
 
         free(expected);
-        free(report);
-        free(path);
-        free(listing);
-        free(name);
         free_run(&run);
         remove_directory(directory);
     }
