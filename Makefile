@@ -40,7 +40,7 @@ WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all check check-unit check-plugin check-run check-report check-schemes check-runtime check-torture install clean bench demo deps
+.PHONY: all check check-unit check-plugin check-run check-report check-schemes check-runtime check-torture check-torture-ci install clean bench demo deps
 
 # What a fresh Debian bookworm machine needs (run as root).
 DEPS := gcc g++ make gcc-12-plugin-dev libgsl-dev check pkg-config valgrind python3 \
@@ -96,7 +96,7 @@ check: all
 	$(MAKE) check-run
 	$(MAKE) check-schemes
 	$(MAKE) check-runtime
-	$(MAKE) check-torture TORTURE_SAMPLE=25
+	$(MAKE) check-torture-ci
 	$(MAKE) -C bench smoke B=$(abspath $(B))
 
 check-report: all
@@ -121,6 +121,14 @@ check-unit: all
 TORTURE_SAMPLE ?=
 check-torture: all
 	testsuite/torture/run-torture.sh $(abspath $(B)) $(if $(TORTURE_SAMPLE),--sample $(TORTURE_SAMPLE))
+
+# What CI runs: every execute and ieee test at -O2 (sparsities 1 and 100),
+# every 25th at -O0 and -O3, every 10th compile test.
+TORTURE := testsuite/torture/run-torture.sh $(abspath $(B))
+check-torture-ci: all
+	$(TORTURE) --set "execute ieee" --levels -O2 --o3-every 0
+	$(TORTURE) --set "execute ieee" --levels "-O0 -O3" --o3-every 0 --sample 25
+	$(TORTURE) --set compile --sample 10
 
 check-schemes: all
 	testsuite/schemes/run-scheme-tests.sh $(abspath $(B))
