@@ -169,6 +169,10 @@ static struct {
     struct utsname host;
 } scratch;
 
+/* Under the lock: whether the failure of the report being written goes
+   unsaid (an interim report failing again, as the last one did).  */
+static bool quiet_failure;
+
 /* Under the lock: where this process image is in its sequence of reports.  */
 static struct {
     bool final;                  /* an exit, exec or signal report is written */
@@ -176,6 +180,7 @@ static struct {
     bool exec_written;           /* the exec report is written */
     unsigned long long interims; /* interim reports written */
     unsigned long long resets;   /* sampler_reset calls (and failed execs) */
+    bool interim_failed;         /* the last interim report could not be written */
     bool has_previous;           /* scratch.previous is the sequence's file */
     dev_t previous_device;
     ino_t previous_inode;
@@ -520,6 +525,8 @@ static bool replace_previous(const char *temporary, bool *remove_previous)
 static void warn_cannot_write(const char *destination, bool quote, int error,
                               const char *reason)
 {
+    if (quiet_failure)
+        return;
     char message[1024];
     size_t length = 0;
     const char *description = reason != NULL ? reason : strerrordesc_np(error);
@@ -724,10 +731,15 @@ static int write_due_report(const struct sampler_config *config,
        would only repeat a final one.  */
     if (sequence.ended_by_signal || (ending == SAMPLER_INTERIM && sequence.final))
         return -1;
+    /* Interim reports that keep failing (a full disk, every
+       SAMPLER_INTERVAL seconds) warn once, until one is written.  */
+    quiet_failure = ending == SAMPLER_INTERIM && sequence.interim_failed;
     int result = config->report_fd >= 0 ? write_to_descriptor(config, ending, value)
                                         : write_to_file(config, ending, value);
+    quiet_failure = false;
     if (ending == SAMPLER_INTERIM) {
         sequence.interims += result == 0;
+        sequence.interim_failed = result != 0;
     } else {
         sequence.final = true;
         sequence.ended_by_signal = ending == SAMPLER_EXIT_SIGNAL;

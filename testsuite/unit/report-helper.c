@@ -18,6 +18,7 @@
    report-helper crash-in-report  registers a unit whose counters cannot be
                                read, then abort()s
    report-helper raise N       raise(N), then returns 0
+   report-helper sleep MS      sleeps MS milliseconds, then returns 0
    report-helper errno         exits with 6 if sampler_write_report changed
                                errno, else 0
    report-helper stdio         leaves "unflushed" in stdout's buffer, exits 0
@@ -44,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sampler.h"
@@ -202,6 +204,11 @@ int main(int argc, char **argv)
         b_counters[0] = 1;
         return 0;
     }
+    if (strcmp(mode, "sleep") == 0) {
+        long ms = atol(arg);
+        const struct timespec pause = { ms / 1000, (ms % 1000) * 1000000 };
+        return nanosleep(&pause, NULL) == 0 ? 0 : 4;
+    }
     if (strcmp(mode, "raise") == 0) {
         raise(atoi(arg));
         return 0;
@@ -247,6 +254,6 @@ int main(int argc, char **argv)
     fprintf(stderr, "usage: %s exit N | return N | chdir DIR | write-now | errno"
             " | stdio | countdowns N | close-fd N | replace-fd N | bad-units"
             " | dlopen DSO | dlclose DSO | dump-show | dump-move | reset"
-            " | crash-in-report | raise N\n", argv[0]);
+            " | crash-in-report | raise N | sleep MS\n", argv[0]);
     return 2;
 }

@@ -1074,6 +1074,24 @@ START_TEST(test_unwritable_path_warns)
 }
 END_TEST
 
+/* SAMPLER_INTERVAL with a path that cannot be written: the interim
+   reports fail every second, but warn once; the exit report warns too.  */
+START_TEST(test_failing_interim_reports_warn_once)
+{
+    const char *env[] = { "SAMPLER_SPARSITY=1", "SAMPLER_INTERVAL=1",
+                          "SAMPLER_FILE=/dev/null/sub/report", NULL };
+    char *directory = make_directory();
+    struct run run = run_helper(helpers[_i], directory, env, "sleep", "2600");
+
+    assert_exit_status(&run, 0);
+    ck_assert_str_eq(run.err,
+                     "sampler: cannot write report to '/dev/null/sub/report': Not a directory\n"
+                     "sampler: cannot write report to '/dev/null/sub/report': Not a directory\n");
+    free_run(&run);
+    remove_directory(directory);
+}
+END_TEST
+
 static const char *const bad_descriptors[] = { "x", "-1", "3x", " 3", "2147483648",
                                                "999", "read-only" };
 
@@ -1194,7 +1212,9 @@ START_TEST(test_closed_pipe_does_not_kill)
     struct run on_demand = run_helper(helper, directory, env, "write-now", NULL);
     assert_exit_status(&on_demand, 0);
     ck_assert_str_eq(on_demand.out, "write -1\nwrite -1\n");
-    ck_assert_uint_eq(count_lines(on_demand.err), 3);
+    /* The second dump fails as the first did: no second warning.  The
+       exit report's failure is said.  */
+    ck_assert_uint_eq(count_lines(on_demand.err), 2);
 
     close(ends[1]);
     free_run(&at_exit);
@@ -1411,6 +1431,7 @@ Suite *report_suite(void)
     tcase_add_loop_test(failures, test_bad_file_pattern_warns, 0,
                         sizeof bad_patterns / sizeof bad_patterns[0]);
     tcase_add_loop_test(failures, test_unwritable_path_warns, 0, HELPER_COUNT);
+    tcase_add_loop_test(failures, test_failing_interim_reports_warn_once, 0, HELPER_COUNT);
     tcase_add_loop_test(failures, test_bad_report_fd_warns, 0,
                         sizeof bad_descriptors / sizeof bad_descriptors[0]);
     tcase_add_loop_test(failures, test_full_disk_warns, 0, HELPER_COUNT);
