@@ -59,10 +59,10 @@ int sampler_set_sparsity(long sparsity);
 
 /* Writes an interim report now: the counts of the run so far, marked
    interim; the run goes on.  Returns 0 on success; -1 when sampling is
-   off, after the final report, or on failure (with a warning on stderr, unless
-   the previous interim report failed too).
-   The process's next report contains these counts too and, in a file,
-   replaces this one.  Optional: a program never needs to call it.  */
+   off, after the final report, or on failure (with a warning on stderr,
+   unless the previous interim report failed too).  The process's next
+   report contains these counts too and, in a file, replaces this one.
+   Optional: a program never needs to call it.  */
 int sampler_dump(void);
 
 /* The same as sampler_dump (its first name).  */
