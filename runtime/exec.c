@@ -1,6 +1,7 @@
-/* The exec family, as instrumented code calls it (the plugin redirects the
-   calls here, as gcov's -fprofile-arcs does): the counts of the image
-   about to be replaced are reported first, with "exit exec".  If the exec
+/* The exec family and daemon, as instrumented code calls them (the plugin
+   redirects the calls here, as gcov's -fprofile-arcs does for exec): the
+   counts of the image about to be replaced are reported first, with "exit
+   exec".  If the exec
    fails, the image goes on counting from zero (see
    sampler_report_after_failed_exec), so nothing is counted twice.  In a
    child made by vfork, which shares its parent's memory, nothing is
@@ -100,4 +101,14 @@ SAMPLER_EXPORT int __sampler_execle(const char *path, const char *arg, ...)
     char *const *envp = va_arg(arguments, char *const *);
     va_end(arguments);
     return __sampler_execve(path, (char *const *)argv, envp);
+}
+
+/* daemon() forks, and the parent leaves with _exit, which writes no
+   report; the child counts from zero.  The counts so far go into an
+   interim report of the parent first (which later reports replace if
+   daemon fails and the process goes on).  */
+SAMPLER_EXPORT int __sampler_daemon(int nochdir, int noclose)
+{
+    (void)sampler_report_write(SAMPLER_INTERIM, 0);
+    return daemon(nochdir, noclose);
 }

@@ -119,7 +119,9 @@ void __sampler_observe_float_kind(unsigned long long *counters, long double valu
    In every function it compiles, the plugin replaces direct calls to these
    C library functions (X(function, wrapper), by assembler name) by calls
    to the runtime's wrapper, which has the same type: the exec family (the
-   image's report is written before it is replaced), pthread_create
+   image's report is written before it is replaced), daemon (whose parent
+   leaves with _exit: its counts so far go into an interim report first,
+   since the child counts from zero), pthread_create
    (threads numbered in creation order get their random streams from that
    number, and an alternate signal stack), and signal, sysv_signal and
    sigaction (the program's handlers for fatal signals are chained from the
@@ -131,6 +133,7 @@ void __sampler_observe_float_kind(unsigned long long *counters, long double valu
     X(execlp, __sampler_execlp) X(execv, __sampler_execv)                     \
     X(execve, __sampler_execve) X(execvp, __sampler_execvp)                   \
     X(execvpe, __sampler_execvpe) X(fexecve, __sampler_fexecve)               \
+    X(daemon, __sampler_daemon)                                               \
     X(pthread_create, __sampler_pthread_create)                               \
     X(signal, __sampler_signal) X(sysv_signal, __sampler_sysv_signal)         \
     X(__sysv_signal, __sampler_sysv_signal) X(sigaction, __sampler_sigaction)

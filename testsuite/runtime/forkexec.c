@@ -16,6 +16,10 @@
                       new image) and waits for each; calls parent_work()
                       500 more times; prints "spawned 40 failed F" and
                       exits with 0
+   forkexec daemon    the parent calls parent_work() 1000 times and becomes
+                      a daemon (daemon(3), keeping its directory and
+                      descriptors), which calls child_work() 300 times,
+                      prints "daemon PID" and exits with 0
    forkexec after     (the new image) checks that no report file is open,
                       calls image_work() 70 times and exits with 0; with 3
                       if a descriptor of a report was inherited  */
@@ -147,6 +151,15 @@ int main(int argc, char **argv)
 
     for (int i = 0; i < 1000; i++)
         parent_work();
+    if (strcmp(how, "daemon") == 0) {
+        fflush(stdout);
+        if (daemon(1, 1) != 0)
+            return 4;
+        for (int i = 0; i < 300; i++)
+            child_work();
+        printf("daemon %ld\n", (long)getpid());
+        return 0;
+    }
     if (strcmp(how, "spawn") == 0) {
         int failures = spawn_images(self);
         for (int i = 0; i < 500; i++)

@@ -22,7 +22,8 @@
 #               the new image each report their own counts exactly once
 #               ("exit exec" before the exec), under their own names; no
 #               report descriptor reaches the new image, even when it is
-#               started by posix_spawn while another thread writes reports.
+#               started by posix_spawn while another thread writes reports;
+#               daemon(): the parent's counts before it are kept.
 #   crash       SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, a stack
 #               overflow, a crash in a thread, the program's own handlers
 #               (installed after and before the runtime's, chained), a
@@ -222,6 +223,27 @@ spawn_test() {   # LABEL BINARY
 40 status 0|after_failure 0 child_work 0 image_work 70 parent_work 0" "$summary"
 }
 
+daemon_test() {   # LABEL BINARY
+    local label=$1 bin=$2 dir=$scratch/daemon-$1 daemon waited=0
+    mkdir -p "$dir"
+    SAMPLER_SPARSITY=1 SAMPLER_SEED=3 SAMPLER_FILE=$dir/r-%p "$bin" daemon >"$dir.out" 2>&1
+    # The daemon goes on alone: wait (5 s at most) for its report.
+    while ! daemon=$(sed -n 's/^daemon \([0-9]*\)$/\1/p' "$dir.out" | grep .) ||
+          [ ! -f "$dir/r-$daemon" ]; do
+        [ $waited -ge 50 ] && break
+        sleep 0.1
+        waited=$((waited + 1))
+    done
+    local summary
+    summary=$(for report in "$dir"/r-*; do
+                  echo "$(record "$report" exit)$(record "$report" interim)|$(checks "$report" \
+                      --binary "$bin" | tr '\n' ' ' | sed 's/ $//')"
+              done | sort)
+    check "forkexec $label daemon: the parent's counts before daemon(), the daemon's own" \
+        "1|after_failure 0 child_work 0 image_work 0 parent_work 1000
+status 0|after_failure 0 child_work 300 image_work 0 parent_work 0" "$summary"
+}
+
 # ---------------------------------------------------------------------------
 core_files_kept=no
 case $(cat /proc/sys/kernel/core_pattern 2>/dev/null) in
@@ -394,6 +416,7 @@ for link in dynamic static; do
             forkexec_test $link "$bin" $how
         done
         spawn_test $link "$bin"
+        daemon_test $link "$bin"
     fi
     bin=$scratch/bin/crash-$link
     build crash "$bin" "${flags[@]}" && crash_tests $link "$bin"
