@@ -386,13 +386,16 @@ void sampler_units_visit(void (*visit)(const struct __sampler_unit *unit,
     }
 }
 
+/* Only the counters that are not zero are written: in the child of a
+   fork, every page written is copied, and most counters are zero.  */
 static void zero_counters(const struct __sampler_unit *unit, const char *object,
                           void *unused)
 {
     (void)object;
     (void)unused;
     for (unsigned i = 0; i < unit->n_counters; i++)
-        __atomic_store_n(&unit->counters[i], 0, __ATOMIC_RELAXED);
+        if (__atomic_load_n(&unit->counters[i], __ATOMIC_RELAXED) != 0)
+            __atomic_store_n(&unit->counters[i], 0, __ATOMIC_RELAXED);
 }
 
 void sampler_units_zero(void)
