@@ -70,7 +70,7 @@ $(LIBSO): $(RUNTIME_OBJS)
 
 $(REPORT_TOOL): $(REPORT_SRCS) $(REPORT_HDRS) runtime/sampler-abi.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) -Itools/report -Iruntime -o $@ $(REPORT_SRCS) -lm
+	$(CC) $(CFLAGS_COMMON) -Itools/report -Iruntime -o $@ $(REPORT_SRCS) $(GSL_LIBS)
 
 $(WRAPPER): tools/sampler-gcc.in
 	@mkdir -p $(@D)

@@ -71,4 +71,11 @@ bool report_file_load(struct report_file *file, const char *path, struct diag *d
 
 void report_file_free(struct report_file *file);
 
+/* Parses DATA (SIZE bytes), exactly one report whose first line is line
+   FIRST_LINE of PATH (for messages).  */
+bool report_parse_one(struct run_report *report, const char *path, const char *data,
+                      size_t size, unsigned long first_line, struct diag *d);
+
+void run_report_free(struct run_report *report);
+
 #endif
