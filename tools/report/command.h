@@ -24,6 +24,7 @@ struct command {
 };
 
 extern const struct command show_command;
+extern const struct command rank_command;
 
 /* "sampler-report: MESSAGE" and the command's one-line usage on stderr;
    returns EXIT_BAD_INPUT.  */

@@ -9,6 +9,7 @@
 
 static const struct command *const commands[] = {
     &show_command,
+    &rank_command,
 };
 
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
