@@ -192,3 +192,17 @@ void json_string_or_null(FILE *out, const char *text)
         fputs("null", out);
 }
 
+
+void write_escaped(FILE *out, const char *text)
+{
+    for (const char *p = text; *p; p++) {
+        if (*p == '\\')
+            fputs("\\\\", out);
+        else if (*p == '\t')
+            fputs("\\t", out);
+        else if (*p == '\n')
+            fputs("\\n", out);
+        else
+            fputc(*p, out);
+    }
+}

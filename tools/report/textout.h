@@ -43,4 +43,8 @@ void json_string(FILE *out, const char *text);
 void json_key(FILE *out, const char *key, bool first);
 void json_string_or_null(FILE *out, const char *text);
 
+/* TEXT as a string field of the report and site-table formats: backslash,
+   TAB and newline written as two characters each.  */
+void write_escaped(FILE *out, const char *text);
+
 #endif
