@@ -44,7 +44,7 @@ PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
 # What a fresh Debian bookworm machine needs (run as root).
 DEPS := gcc g++ make gcc-12-plugin-dev libgsl-dev check pkg-config valgrind python3 \
-        gcc-12-source dpkg-dev
+        gcc-12-source dpkg-dev sqlite3
 all: $(PLUGIN) $(LIBA) $(LIBSO) $(WRAPPER) $(HEADER) $(PCFILE) $(REPORT_TOOL)
 
 $(B)/obj/plugin/%.o: plugin/%.cc $(PLUGIN_HDRS) runtime/sampler-abi.h
@@ -100,6 +100,7 @@ check: all
 
 check-report: all
 	testsuite/report/run-report-tests.sh $(abspath $(B))
+	testsuite/report/run-rank-tests.sh $(abspath $(B))
 
 check-plugin: all
 	testsuite/plugin/run-plugin-tests.sh $(abspath $(B))
