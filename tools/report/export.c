@@ -13,7 +13,6 @@
 #include "textout.h"
 #include "util.h"
 
-enum { HELP_GIVEN = -1 };
 enum { RUNS_CSV, SITES_CSV, COUNTS_CSV, N_TABLES };
 static const char *const table_names[N_TABLES] = { "runs.csv", "sites.csv", "counts.csv" };
 
@@ -153,42 +152,26 @@ static int run_export(const struct run_options *options, const char *directory)
     return ok ? EXIT_FINE : EXIT_BAD_INPUT;
 }
 
+static int take_format(const struct command *self, int argc, char **argv, int *i)
+{
+    const char *value;
+    if (!command_option_value("--format", argc, argv, i, &value))
+        return 0;
+    if (!value || strcmp(value, "csv") != 0)
+        return command_usage_error(self, "unknown format '%s' (export writes csv)",
+                                   value ? value : ""), -1;
+    return 1;
+}
+
 static int export_main(const struct command *self, int argc, char **argv)
 {
     struct run_options options = { 0 };
     const char *output = NULL;
-    int status = EXIT_FINE;
-    for (int i = 1; status == EXIT_FINE && i < argc; i++) {
-        const char *value;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            command_print_help(stdout, self);
-            status = HELP_GIVEN;
-        } else if (command_option_value("--output", argc, argv, &i, &value)
-                   || command_option_value("-o", argc, argv, &i, &value)) {
-            if (!value || !*value)
-                status = command_usage_error(self, "option '--output' needs a directory");
-            output = value;
-        } else if (command_option_value("--format", argc, argv, &i, &value)) {
-            if (!value || strcmp(value, "csv") != 0)
-                status = command_usage_error(self, "unknown format '%s' (export writes csv)",
-                                             value ? value : "");
-        } else {
-            int taken = run_options_take(self, &options, argc, argv, &i);
-            if (taken < 0)
-                status = EXIT_BAD_INPUT;
-            else if (!taken)
-                status = command_usage_error(self, "unknown option '%s' for 'export'", argv[i]);
-        }
-    }
-    if (status == EXIT_FINE && options.labels && options.fail_if)
-        status = command_usage_error(self, "give --fail-if or --labels, not both");
-    if (status == EXIT_FINE && options.n_inputs == 0)
-        status = command_usage_error(self, "'export' needs reports");
-    if (status == EXIT_FINE && !output)
-        status = command_usage_error(self, "'export' needs --output DIRECTORY");
+    int status = run_command_line(self, argc, argv, &options, &output, "DIRECTORY",
+                                  take_format);
     if (status == EXIT_FINE)
         status = run_export(&options, output);
-    else if (status == HELP_GIVEN)
+    else if (status == RUN_COMMAND_HELP)
         status = EXIT_FINE;
     run_options_free(&options);
     return status;

@@ -10,8 +10,6 @@
 #include "textout.h"
 #include "util.h"
 
-enum { HELP_GIVEN = -1 };
-
 /* RUN as a report: its units once each, occurrences added up.  */
 static void write_report(FILE *out, const struct run_view *run)
 {
@@ -90,35 +88,13 @@ static int merge_main(const struct command *self, int argc, char **argv)
 {
     struct run_options options = { 0 };
     const char *output = NULL;
-    int status = EXIT_FINE;
-    for (int i = 1; status == EXIT_FINE && i < argc; i++) {
-        const char *value;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            command_print_help(stdout, self);
-            status = HELP_GIVEN;
-        } else if (command_option_value("--output", argc, argv, &i, &value)
-                   || command_option_value("-o", argc, argv, &i, &value)) {
-            if (!value || !*value)
-                status = command_usage_error(self, "option '--output' needs a file");
-            output = value;
-        } else {
-            int taken = run_options_take(self, &options, argc, argv, &i);
-            if (taken < 0)
-                status = EXIT_BAD_INPUT;
-            else if (!taken)
-                status = command_usage_error(self, "unknown option '%s' for 'merge'", argv[i]);
-        }
-    }
+    int status = run_command_line(self, argc, argv, &options, &output, "FILE", NULL);
     if (status == EXIT_FINE && (options.fail_if || options.labels))
         status = command_usage_error(self, "'merge' keeps every run's exit; give --fail-if or "
                                      "--labels to 'rank' or 'export'");
-    if (status == EXIT_FINE && options.n_inputs == 0)
-        status = command_usage_error(self, "'merge' needs reports");
-    if (status == EXIT_FINE && !output)
-        status = command_usage_error(self, "'merge' needs --output FILE");
     if (status == EXIT_FINE)
         status = run_merge(&options, output);
-    else if (status == HELP_GIVEN)
+    else if (status == RUN_COMMAND_HELP)
         status = EXIT_FINE;
     run_options_free(&options);
     return status;

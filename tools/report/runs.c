@@ -60,6 +60,42 @@ int run_options_take(const struct command *command, struct run_options *options,
     return 0;
 }
 
+int run_command_line(const struct command *command, int argc, char **argv,
+                     struct run_options *options, const char **output, const char *output_what,
+                     int (*extra)(const struct command *command, int argc, char **argv, int *i))
+{
+    for (int i = 1; i < argc; i++) {
+        const char *value;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            command_print_help(stdout, command);
+            return RUN_COMMAND_HELP;
+        }
+        if (command_option_value("--output", argc, argv, &i, &value)
+            || command_option_value("-o", argc, argv, &i, &value)) {
+            if (!value || !*value)
+                return command_usage_error(command, "option '--output' needs a %s", output_what);
+            *output = value;
+            continue;
+        }
+        int taken = run_options_take(command, options, argc, argv, &i);
+        if (taken == 0 && extra)
+            taken = extra(command, argc, argv, &i);
+        if (taken < 0)
+            return EXIT_BAD_INPUT;
+        if (taken == 0)
+            return command_usage_error(command, "unknown option '%s' for '%s'", argv[i],
+                                       command->name);
+    }
+    if (options->labels && options->fail_if)
+        return command_usage_error(command, "give --fail-if or --labels, not both");
+    if (options->n_inputs == 0)
+        return command_usage_error(command, "'%s' needs reports", command->name);
+    if (output && !*output)
+        return command_usage_error(command, "'%s' needs --output %s", command->name,
+                                   output_what);
+    return EXIT_FINE;
+}
+
 void run_options_free(struct run_options *options)
 {
     free(options->inputs);

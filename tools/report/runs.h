@@ -34,6 +34,16 @@ int run_options_take(const struct command *command, struct run_options *options,
                      char **argv, int *i);
 void run_options_free(struct run_options *options);
 
+/* A whole command line of inputs, run options and --output (-o) VALUE
+   (when OUTPUT is set; OUTPUT_WHAT names it in messages: "file").  EXTRA,
+   if set, is offered every other argument, and answers as
+   run_options_take.  Returns EXIT_FINE, RUN_COMMAND_HELP (the help was
+   printed), or a status after a usage error.  */
+enum { RUN_COMMAND_HELP = -1 };
+int run_command_line(const struct command *command, int argc, char **argv,
+                     struct run_options *options, const char **output, const char *output_what,
+                     int (*extra)(const struct command *command, int argc, char **argv, int *i));
+
 /* Options help shared by the commands.  */
 #define RUN_OPTIONS_HELP \
     "  INPUT            a report file, a directory of them (every file in it but\n" \
