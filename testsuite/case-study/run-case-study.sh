@@ -1,7 +1,7 @@
 #!/bin/sh
 # The case study of statistical bug isolation on a real program: bc 1.07.1
 # from Debian with the bug of bc 1.06 put back (bc-more-arrays.patch),
-# built with sampler (returns, branches, scalar-pairs), run on RUNS random
+# built with sampler (SCHEMES, default returns,branches,scalar-pairs), run on RUNS random
 # programs (bc-inputs.py, default 300) at sparsity 100.  A run failed when
 # its output or exit status differs from those of bc built plainly from the
 # unpatched source (the oracle); sampler-report rank takes those labels
@@ -16,6 +16,7 @@ build=$(cd "${1:?usage: run-case-study.sh BUILD_DIR}" && pwd) || exit 2
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 runs=${RUNS:-300}
+schemes=${SCHEMES:-returns,branches,scalar-pairs}
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/sampler-case-study.XXXXXX") || exit 2
 trap '[ -n "${KEEP_SCRATCH-}" ] || rm -rf "$scratch"' EXIT
 passed=0
@@ -38,7 +39,7 @@ build_bc () {
 }
 if build_bc plain gcc "-O2" "" &&
    build_bc sampled "$build/bin/sampler-gcc" \
-       "-O2 -fplugin-arg-sampler-schemes=returns,branches,scalar-pairs" "$here/bc-more-arrays.patch"; then
+       "-O2 -fplugin-arg-sampler-schemes=$schemes ${EXTRA_CFLAGS-}" "$here/bc-more-arrays.patch"; then
     pass "bc built plainly, and with the bug and sampler"
 else
     fail "build bc" "$scratch/$(ls -t "$scratch" | grep '\.log$' | head -n 1)"
