@@ -40,7 +40,7 @@ WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all check check-unit check-plugin check-run check-report check-schemes check-torture install clean bench demo deps
+.PHONY: all check check-unit check-plugin check-run check-report check-schemes check-torture check-case-study install clean bench demo deps
 
 # What a fresh Debian bookworm machine needs (run as root).
 DEPS := gcc g++ make gcc-12-plugin-dev libgsl-dev check pkg-config valgrind python3 \
@@ -121,6 +121,11 @@ check-unit: all
 TORTURE_SAMPLE ?=
 check-torture: all
 	testsuite/torture/run-torture.sh $(abspath $(B)) $(if $(TORTURE_SAMPLE),--sample $(TORTURE_SAMPLE))
+
+# Statistical bug isolation on bc with a real bug (testsuite/case-study/;
+# fetches bc's Debian source once; about 3 minutes on 2 cores).
+check-case-study: all
+	testsuite/case-study/run-case-study.sh $(abspath $(B))
 
 check-schemes: all
 	testsuite/schemes/run-scheme-tests.sh $(abspath $(B))

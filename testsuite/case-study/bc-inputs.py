@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A random bc program, from its seed: usage bc-inputs.py SEED.
 
-Up to 160 simple variables and 120 arrays, defined in a random order with
+Up to 400 simple variables and 300 arrays, defined in a random order with
 random values and arithmetic between them, some printed along the way and
 the last few at the end.  Programs that use many variables before they
 define many arrays make the re-introduced more_arrays bug write past the
@@ -10,7 +10,7 @@ import random, sys
 
 def program(seed):
     rng = random.Random(seed)
-    n_variables, n_arrays = rng.randint(0, 160), rng.randint(0, 120)
+    n_variables, n_arrays = rng.randint(0, 400), rng.randint(0, 300)
     names = ["v%d" % i for i in range(n_variables)] + ["a%d[]" % i for i in range(n_arrays)]
     rng.shuffle(names)
     lines = ["scale=%d" % rng.randint(0, 10)]

@@ -51,7 +51,7 @@ fi
 printf 'int main (int argc, char **argv) { if (argc > 0) *(volatile int *) 0 = 0; return 0; }\n' \
     >"$scratch/crash.c"
 "$build/bin/sampler-gcc" -fplugin-arg-sampler-schemes=branches "$scratch/crash.c" -o "$scratch/crash"
-(cd "$scratch" && SAMPLER_SPARSITY=1 SAMPLER_FILE="$scratch/crash.report" ./crash) 2>/dev/null
+sh -c "cd '$scratch' && SAMPLER_SPARSITY=1 SAMPLER_FILE=crash.report ./crash; exit 0" >/dev/null 2>&1
 preload=
 if [ ! -s "$scratch/crash.report" ]; then
     gcc -O2 -shared -fPIC "$here/crash-exit.c" -o "$scratch/crash-exit.so"

@@ -150,6 +150,15 @@ bool labeller_init_file(struct labeller *labeller, const char *path, struct diag
     buffer_free(&contents);
     if (ok && labeller->n_labels == 0)
         ok = diag_fail(d, "%s: no labels", path);
+    if (ok) {
+        labeller->canonical = xcalloc(labeller->n_labels, sizeof *labeller->canonical);
+        for (size_t i = 0; i < labeller->n_labels; i++) {
+            labeller->canonical[i] = realpath(labeller->origins[i], NULL);
+            if (labeller->canonical[i]
+                && !name_index_find(&labeller->by_canonical, labeller->canonical[i], NULL))
+                name_index_put(&labeller->by_canonical, labeller->canonical[i], i);
+        }
+    }
     if (!ok)
         labeller_free(labeller);
     return ok;
@@ -160,7 +169,13 @@ bool labeller_failed(struct labeller *labeller, const char *origin,
 {
     if (labeller->labels_path) {
         size_t position;
-        if (!name_index_find(&labeller->by_origin, origin, &position))
+        bool found = name_index_find(&labeller->by_origin, origin, &position);
+        if (!found) {
+            char *canonical = realpath(origin, NULL);
+            found = canonical && name_index_find(&labeller->by_canonical, canonical, &position);
+            free(canonical);
+        }
+        if (!found)
             return diag_fail(d, "%s: no label for this run in %s", origin,
                              labeller->labels_path);
         labeller->used[position] = true;
@@ -198,8 +213,13 @@ void labeller_describe(const struct labeller *labeller, char *out, size_t size)
 
 void labeller_free(struct labeller *labeller)
 {
-    for (size_t i = 0; i < labeller->n_labels; i++)
+    for (size_t i = 0; i < labeller->n_labels; i++) {
         free(labeller->origins[i]);
+        if (labeller->canonical)
+            free(labeller->canonical[i]);
+    }
+    free(labeller->canonical);
+    name_index_free(&labeller->by_canonical);
     free(labeller->origins);
     free(labeller->failed);
     free(labeller->used);

@@ -9,8 +9,9 @@
    (the default is "signal,status=1-255").  A label file instead names each
    run's outcome, one per line: "success" or "failure", a TAB, and the run's
    report as it was given (or as an aggregate recorded it), written with
-   the report format's escapes (\\, \t, \n).  Every run needs a label, and
-   every label a run.  */
+   the report format's escapes (\\, \t, \n); a run matches a label when
+   the names are the same, or name the same file.  Every run needs a label,
+   and every label a run.  */
 #ifndef SAMPLER_REPORT_LABELS_H
 #define SAMPLER_REPORT_LABELS_H
 
@@ -39,6 +40,8 @@ struct labeller {
     unsigned long *line_numbers;
     size_t n_labels;
     struct name_index by_origin;
+    char **canonical;           /* realpath of each origin, NULL if none */
+    struct name_index by_canonical;
 };
 
 /* Parses RULE (DEFAULT_FAILURE_RULE when NULL); false with D set if it is
