@@ -40,7 +40,7 @@ WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all check check-unit check-plugin check-run check-report check-schemes check-torture check-case-study install clean bench demo deps
+.PHONY: all check check-unit check-plugin check-run check-report check-schemes check-torture check-torture-ci check-case-study install clean bench demo deps
 
 # What a fresh Debian bookworm machine needs (run as root).
 DEPS := gcc g++ make gcc-12-plugin-dev libgsl-dev check pkg-config valgrind python3 \
@@ -95,7 +95,7 @@ check: all
 	$(MAKE) check-report
 	$(MAKE) check-run
 	$(MAKE) check-schemes
-	$(MAKE) check-torture TORTURE_SAMPLE=25
+	$(MAKE) check-torture-ci
 	$(MAKE) -C bench smoke B=$(abspath $(B))
 
 check-report: all
@@ -123,9 +123,17 @@ check-torture: all
 	testsuite/torture/run-torture.sh $(abspath $(B)) $(if $(TORTURE_SAMPLE),--sample $(TORTURE_SAMPLE))
 
 # Statistical bug isolation on bc with a real bug (testsuite/case-study/;
-# fetches bc's Debian source once; about 3 minutes on 2 cores).
+# fetches bc's Debian source once; about 5 minutes on 2 cores).
 check-case-study: all
 	testsuite/case-study/run-case-study.sh $(abspath $(B))
+
+# What CI runs: every execute and ieee test at -O2 (sparsities 1 and 100),
+# every 25th at -O0 and -O3, every 10th compile test.
+TORTURE := testsuite/torture/run-torture.sh $(abspath $(B))
+check-torture-ci: all
+	$(TORTURE) --set "execute ieee" --levels -O2 --o3-every 0
+	$(TORTURE) --set "execute ieee" --levels "-O0 -O3" --o3-every 0 --sample 25
+	$(TORTURE) --set compile --sample 10
 
 check-schemes: all
 	testsuite/schemes/run-scheme-tests.sh $(abspath $(B))
