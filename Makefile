@@ -40,11 +40,11 @@ WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all check check-unit check-plugin check-run check-report check-schemes check-runtime check-torture check-torture-ci install clean bench demo deps
+.PHONY: all check check-unit check-plugin check-run check-report check-schemes check-runtime check-torture check-torture-ci check-case-study install clean bench demo deps
 
 # What a fresh Debian bookworm machine needs (run as root).
 DEPS := gcc g++ make gcc-12-plugin-dev libgsl-dev check pkg-config valgrind python3 \
-        gcc-12-source dpkg-dev
+        gcc-12-source dpkg-dev sqlite3
 all: $(PLUGIN) $(LIBA) $(LIBSO) $(WRAPPER) $(HEADER) $(PCFILE) $(REPORT_TOOL)
 
 $(B)/obj/plugin/%.o: plugin/%.cc $(PLUGIN_HDRS) runtime/sampler-abi.h
@@ -70,7 +70,7 @@ $(LIBSO): $(RUNTIME_OBJS)
 
 $(REPORT_TOOL): $(REPORT_SRCS) $(REPORT_HDRS) runtime/sampler-abi.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) -Itools/report -Iruntime -o $@ $(REPORT_SRCS) -lm
+	$(CC) $(CFLAGS_COMMON) -Itools/report -Iruntime -o $@ $(REPORT_SRCS) $(GSL_LIBS)
 
 $(WRAPPER): tools/sampler-gcc.in
 	@mkdir -p $(@D)
@@ -101,6 +101,7 @@ check: all
 
 check-report: all
 	testsuite/report/run-report-tests.sh $(abspath $(B))
+	testsuite/report/run-rank-tests.sh $(abspath $(B))
 
 check-plugin: all
 	testsuite/plugin/run-plugin-tests.sh $(abspath $(B))
@@ -121,6 +122,11 @@ check-unit: all
 TORTURE_SAMPLE ?=
 check-torture: all
 	testsuite/torture/run-torture.sh $(abspath $(B)) $(if $(TORTURE_SAMPLE),--sample $(TORTURE_SAMPLE))
+
+# Statistical bug isolation on bc with a real bug (testsuite/case-study/;
+# fetches bc's Debian source once; about 5 minutes on 2 cores).
+check-case-study: all
+	testsuite/case-study/run-case-study.sh $(abspath $(B))
 
 # What CI runs: every execute and ieee test at -O2 (sparsities 1 and 100),
 # every 25th at -O0 and -O3, every 10th compile test.

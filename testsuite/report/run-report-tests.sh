@@ -46,7 +46,7 @@ record () {
 sanitized_tool="$scratch/sampler-report-sanitized"
 sanitized_runs=0
 if ! gcc -std=c11 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -D_GNU_SOURCE \
-       -I"$sources" -I"$runtime" "$sources"/*.c -lm -o "$sanitized_tool" >"$scratch/asan.log" 2>&1; then
+       -I"$sources" -I"$runtime" "$sources"/*.c -lgsl -lgslcblas -lm -o "$sanitized_tool" >"$scratch/asan.log" 2>&1; then
     echo "NOTE: gcc cannot build with -fsanitize=address,undefined; no sanitizer runs"
     sed 's/^/    /' "$scratch/asan.log"
     sanitized_tool=
@@ -593,7 +593,7 @@ expect_output "report's program absent, tables from a file" auto-sites.txt 0 \
     show "$scratch/elsewhere.report" --sites "$scratch/main.sites"
 
 # --- Command line --------------------------------------------------------------------
-top_usage="usage: sampler-report COMMAND [ARGUMENT]... (commands: show, help; see sampler-report --help)"
+top_usage="usage: sampler-report COMMAND [ARGUMENT]... (commands: show, merge, rank, export, help; see sampler-report --help)"
 show_usage="usage: sampler-report show REPORT [--binary FILE]... [--sites FILE]... [--format=text|csv|jsonl] [--all]"
 expect_error "no command" 2 "sampler-report: no command given
 $top_usage"

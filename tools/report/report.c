@@ -37,7 +37,7 @@ static void unit_counts_free(struct unit_counts *unit)
     free(unit->object);
 }
 
-static void run_report_free(struct run_report *report)
+void run_report_free(struct run_report *report)
 {
     for (size_t i = 0; i < report->n_units; i++)
         unit_counts_free(&report->units[i]);
@@ -78,6 +78,21 @@ static bool check_version(struct report_parser *parser)
                            REPORT_FORMAT_VERSION);
     }
     return true;
+}
+
+const char *exit_kind_name(enum exit_kind kind)
+{
+    switch (kind) {
+    case EXIT_BY_STATUS:
+        return "status";
+    case EXIT_BY_SIGNAL:
+        return "signal";
+    case EXIT_BY_EXEC:
+        return "exec";
+    case EXIT_NOT_YET:
+        break;
+    }
+    return NULL;
 }
 
 static bool parse_exit(struct report_parser *parser)
@@ -407,5 +422,21 @@ bool report_file_load(struct report_file *file, const char *path, struct diag *d
     else
         memset(file, 0, sizeof *file);
     buffer_free(&contents);
+    return ok;
+}
+
+bool report_parse_one(struct run_report *report, const char *path, const char *data,
+                      size_t size, unsigned long first_line, struct diag *d)
+{
+    struct report_parser parser = { .d = d };
+    record_reader_init(&parser.reader, path, data, size);
+    parser.reader.line_number = first_line - 1;
+    memset(report, 0, sizeof *report);
+    bool ok = record_read(&parser.reader, &parser.record, d) == RECORD_READ
+              && parse_report(&parser, report);
+    record_free(&parser.record);
+    name_index_free(&parser.first_occurrence);
+    if (!ok)
+        run_report_free(report);
     return ok;
 }

@@ -72,9 +72,20 @@ struct report_file {
 bool report_file_parse(struct report_file *file, const char *path,
                        const char *data, size_t size, struct diag *d);
 
+/* The word of KIND in an `exit' record: "status", "signal" or "exec"
+   (NULL for EXIT_NOT_YET, which has no exit record).  */
+const char *exit_kind_name(enum exit_kind kind);
+
 /* Reads and parses the report file PATH ("-" is standard input).  */
 bool report_file_load(struct report_file *file, const char *path, struct diag *d);
 
 void report_file_free(struct report_file *file);
+
+/* Parses DATA (SIZE bytes), exactly one report whose first line is line
+   FIRST_LINE of PATH (for messages).  */
+bool report_parse_one(struct run_report *report, const char *path, const char *data,
+                      size_t size, unsigned long first_line, struct diag *d);
+
+void run_report_free(struct run_report *report);
 
 #endif
