@@ -97,6 +97,7 @@ check: all
 	$(MAKE) check-schemes
 	$(MAKE) check-runtime
 	$(MAKE) check-torture-ci
+	$(MAKE) check-case-study
 	$(MAKE) -C bench smoke B=$(abspath $(B))
 
 check-report: all
