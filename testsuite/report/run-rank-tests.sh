@@ -509,7 +509,7 @@ EOF
 # --- Progress ---------------------------------------------------------------------------
 "$tool" rank "$scratch/syn.agg" >/dev/null 2>"$scratch/err"
 check "no progress when stderr is not a terminal" test ! -s "$scratch/err"
-if command -v script >/dev/null; then
+if command -v script >/dev/null && script -qec true /dev/null >/dev/null 2>&1; then
     # Slow enough to draw: the synthetic runs read several times over.
     SHELL=/bin/sh script -qec "'$tool' rank '$scratch/syn.agg' '$scratch/syn.agg' '$scratch/syn.agg' '$scratch/syn.agg' '$scratch/syn.agg' >/dev/null" \
         "$scratch/typescript" >/dev/null 2>&1

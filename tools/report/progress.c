@@ -25,8 +25,10 @@ void progress_update(struct progress *progress, unsigned long done)
 {
     if (!progress->enabled)
         return;
+    /* The first update draws at once, so the line does not depend on how
+       fast the machine is; later ones at most ten times a second.  */
     double time = now();
-    if (time - progress->last_drawn < 0.1)
+    if (progress->drawn && time - progress->last_drawn < 0.1)
         return;
     progress->last_drawn = time;
     progress->drawn = true;

@@ -1,5 +1,5 @@
-/* A progress line on standard error, "LABEL: N/TOTAL", redrawn at most ten
-   times a second, only when standard error is a terminal (never in logs,
+/* A progress line on standard error, "LABEL: N/TOTAL", drawn at the first update and
+   then at most ten times a second, only when standard error is a terminal (never in logs,
    pipes or tests).  */
 #ifndef SAMPLER_REPORT_PROGRESS_H
 #define SAMPLER_REPORT_PROGRESS_H
