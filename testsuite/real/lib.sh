@@ -1,0 +1,46 @@
+# lib.sh: helpers for the recipes of testsuite/real/ and the phases that
+# run them; sourced by run-real.sh, and by the shell that runs a phase as the
+# unprivileged user.
+
+# Helpers for recipes.
+
+# automake_results: one line per test from the automake test driver's .trs
+# files under the current directory.
+automake_results () {
+  local trs result
+  while IFS= read -r trs; do
+    result=$(sed -n 's/^:test-result: //p' "$trs" | head -n 1)
+    case $result in
+      PASS|XFAIL) echo "PASS ${trs%.trs}" ;;
+      SKIP) echo "SKIP ${trs%.trs}" ;;
+      *) echo "FAIL ${trs%.trs}" ;;
+    esac
+  done < <(find . -name '*.trs' | sort) >> "$RESULTS"
+}
+
+# run_case NAME COMMAND...: one test that passes when COMMAND succeeds; its
+# output goes to NAME.case.log.
+run_case () {
+  local name=$1; shift
+  if "$@" > "$name.case.log" 2>&1; then echo "PASS $name" >> "$RESULTS"
+  else echo "FAIL $name" >> "$RESULTS"; fi
+}
+
+# One phase of one package, in a subshell so recipes cannot disturb the
+# driver.  $1 = recipe, $2 = what (build|test|dso), rest: VAR=value settings.
+
+phase () {
+  local recipe=$1 what=$2; shift 2
+  (
+    for kv in "$@"; do export "${kv?}"; done
+    # shellcheck source=/dev/null
+    . "$recipe"
+    set +e
+    case $what in
+      build) pkg_build ;;
+      test) pkg_test ;;
+      dso) pkg_dso_test ;;
+    esac
+  )
+}
+
