@@ -13,6 +13,10 @@
 #   --jobs J         programs tested in parallel (default 2)
 #   --save DIR       where reproducers go (default BUILD_DIR/csmith-failures)
 #   --levels "L..."  optimisation levels (default "-O0 -O2")
+#   --csmith-options "O..."  options for csmith (default "--max-funcs 5": half
+#                    csmith's default program size, which keeps an
+#                    instrumented -O2 compile to seconds; "" for csmith's own
+#                    defaults)
 #   --checking       add -fchecking to the instrumented compiles (GCC's IL
 #                    verifiers; they make the compiles about 1.5 times slower)
 #
@@ -66,9 +70,9 @@ worker_one () {
   # Commands, kept for the reproducer.
   {
     echo "# csmith seed $seed ($(csmith --version 2>/dev/null | head -n 1))"
-    echo "csmith --seed $seed -o prog.c"
+    echo "csmith $C_CSMITH_OPTIONS --seed $seed -o prog.c"
   } > commands.sh
-  if ! timeout 60 csmith --seed "$seed" -o prog.c > /dev/null 2>&1; then
+  if ! timeout 60 csmith $C_CSMITH_OPTIONS --seed "$seed" -o prog.c > /dev/null 2>&1; then
     echo "SKIP csmith failed" > "$res"; rm -rf "$w"; return
   fi
   local level lv rc ms plain_rc plain_ms st irt
@@ -136,6 +140,7 @@ usage () { sed -n '2,/^$/s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 BUILD=$(cd "$1" 2>/dev/null && pwd) || { echo "run-csmith.sh: no build directory '$1'" >&2; exit 2; }
 shift
 COUNT=20 FIRST=1 JOBS=2 SAVE=$BUILD/csmith-failures LEVELS="-O0 -O2" CHECKING=
+CSMITH_OPTIONS="--max-funcs 5"
 while [ $# -gt 0 ]; do
   case $1 in
     --count) COUNT=${2-}; shift 2 ;;
@@ -144,6 +149,7 @@ while [ $# -gt 0 ]; do
     --save) SAVE=${2-}; shift 2 ;;
     --levels) LEVELS=${2-}; shift 2 ;;
     --checking) CHECKING=-fchecking; shift ;;
+    --csmith-options) CSMITH_OPTIONS=${2-}; shift 2 ;;
     *) echo "run-csmith.sh: unknown option '$1'" >&2; usage ;;
   esac
 done
@@ -162,11 +168,11 @@ cp -a "$BUILD/bin" "$BUILD/lib" "$SCRATCH/" || exit 2
 mkdir -p "$SCRATCH/res" "$SCRATCH/work" "$SAVE"
 export C_WRAPPER=$SCRATCH/bin/sampler-gcc C_REPORT=$SCRATCH/bin/sampler-report
 export C_RES=$SCRATCH/res C_SCRATCH=$SCRATCH/work C_SAVE=$(cd "$SAVE" && pwd)
-export C_LEVELS=$LEVELS C_CHECKING=$CHECKING C_RUN_TIMEOUT=${CSMITH_RUN_TIMEOUT:-5}
+export C_CSMITH_OPTIONS=$CSMITH_OPTIONS C_LEVELS=$LEVELS C_CHECKING=$CHECKING C_RUN_TIMEOUT=${CSMITH_RUN_TIMEOUT:-5}
 export C_SPARSITIES="1 100" C_SAMPLER_SEED=${CSMITH_SAMPLER_SEED:-4242}
 export CSMITH_INCLUDE LC_ALL=C
 
-echo "run-csmith.sh: $COUNT programs, seeds $FIRST..$((FIRST + COUNT - 1)), levels $LEVELS, $JOBS jobs" >&2
+echo "run-csmith.sh: $COUNT programs (csmith $CSMITH_OPTIONS), seeds $FIRST..$((FIRST + COUNT - 1)), levels $LEVELS${CHECKING:+ $CHECKING}, $JOBS jobs" >&2
 start=$(date +%s)
 seq "$FIRST" $((FIRST + COUNT - 1)) | xargs -P "$JOBS" -n 4 "$BASH" "$0" --worker
 end=$(date +%s)
