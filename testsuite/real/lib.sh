@@ -44,3 +44,16 @@ phase () {
   )
 }
 
+
+# autotools_build [CONFIGURE-ARGUMENTS...]: configure with $CC, $CFLAGS and
+# $LDFLAGS, then make.
+autotools_build () {
+  ./configure CC="$CC" CFLAGS="$CFLAGS" LDFLAGS="$LDFLAGS" "$@" && make -j"$JOBS"
+}
+
+# automake_check: `make check` (which stops at the first directory that
+# fails, so -k), then the results of every test the automake driver ran.
+automake_check () {
+  make -k -j"$JOBS" check > check.log 2>&1
+  automake_results
+}

@@ -203,7 +203,7 @@ test_package () {
   local -a dsos=()
   local f
   while IFS= read -r f; do
-    readelf -S "$f" 2> /dev/null | grep -q debug_sampler_sites && dsos+=("$f")
+    readelf -SW "$f" 2> /dev/null | grep -q debug_sampler_sites && dsos+=("$f")
   done < <(find "$w/inst" -name '*.so*' -type f)
   local checks
   checks=$(python3 "$HERE/check-reports.py" --report-tool "$REPORT_TOOL" \
