@@ -40,11 +40,14 @@ WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all check check-unit check-plugin check-run check-report check-schemes check-torture install clean bench demo deps
+.PHONY: all check check-unit check-plugin check-run check-report check-schemes check-torture check-real check-csmith install clean bench demo deps
 
 # What a fresh Debian bookworm machine needs (run as root).
+# The real-program recipes (testsuite/real/packages/*.sh) say what they need
+# to build and run their suites; csmith generates the random programs.
+REAL_DEPS := $(shell testsuite/real/run-real.sh --deps)
 DEPS := gcc g++ make gcc-12-plugin-dev libgsl-dev check pkg-config valgrind python3 \
-        gcc-12-source dpkg-dev
+        gcc-12-source dpkg-dev csmith libcsmith-dev $(REAL_DEPS)
 all: $(PLUGIN) $(LIBA) $(LIBSO) $(WRAPPER) $(HEADER) $(PCFILE) $(REPORT_TOOL)
 
 $(B)/obj/plugin/%.o: plugin/%.cc $(PLUGIN_HDRS) runtime/sampler-abi.h
@@ -96,6 +99,8 @@ check: all
 	$(MAKE) check-run
 	$(MAKE) check-schemes
 	$(MAKE) check-torture TORTURE_SAMPLE=25
+	$(MAKE) check-real REAL_PACKAGES="$(CHECK_REAL_PACKAGES)"
+	$(MAKE) check-csmith N=$(CHECK_CSMITH_N)
 	$(MAKE) -C bench smoke B=$(abspath $(B))
 
 check-report: all
@@ -120,6 +125,19 @@ check-unit: all
 TORTURE_SAMPLE ?=
 check-torture: all
 	testsuite/torture/run-torture.sh $(abspath $(B)) $(if $(TORTURE_SAMPLE),--sample $(TORTURE_SAMPLE))
+
+# Debian packages built with every scheme must pass their own test suites
+# (all recipes: REAL_PACKAGES empty); make check runs a few.
+REAL_PACKAGES ?=
+CHECK_REAL_PACKAGES := zlib bzip2
+check-real: all
+	testsuite/real/run-real.sh $(abspath $(B)) $(if $(REAL_PACKAGES),--packages "$(REAL_PACKAGES)")
+
+# N csmith programs, plain and instrumented at -O0 and -O2, compared.
+N ?= 100
+CHECK_CSMITH_N := 10
+check-csmith: all
+	testsuite/csmith/run-csmith.sh $(abspath $(B)) --count $(N)
 
 check-schemes: all
 	testsuite/schemes/run-scheme-tests.sh $(abspath $(B))
