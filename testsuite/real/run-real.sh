@@ -28,7 +28,9 @@
 #   5. recipes with shared libraries also run plain programs against the
 #      instrumented libraries (pkg_dso_test), at both sparsities;
 #   6. every report is read back by sampler-report, and reports written at
-#      sparsity 1 must be plausible (testsuite/real/check-reports.py).
+#      sparsity 1 must be plausible (testsuite/real/check-reports.py);
+#   7. the instrumented build must give no compiler or linker warning that
+#      the plain build does not (they would break -Werror builds).
 # The suites run as an unprivileged user when the script runs as root (some
 # suites refuse root, sqlite3's among them, and others skip the tests of
 # permissions); that user owns the working copies and the report folders.
@@ -37,7 +39,7 @@
 # tests that fail or are skipped plainly are left out.  Output per package:
 #   PKG: N passed, N failed (plain baseline: N passed, N failed, N skipped; ...)
 # where N passed and N failed count (test, sparsity) pairs of the tests that
-# pass plainly, plus the report checks; then FAIL lines, and at the end
+# pass plainly, plus the report and warning checks; then FAIL lines, and at the end
 # "real: N passed, N failed".  Exit status 1 when anything failed, 2 on a
 # setup error (a package that cannot be fetched or whose plain build fails).
 #
@@ -97,6 +99,10 @@ give_to_tester () {
 
 count () {   # $1 = word, $2 = file
   grep -c "^$1 " "$2" 2>/dev/null || true
+}
+
+warnings () {   # $1 = build log, $2 = its tree: its warnings, sorted, paths relative
+  grep -E 'warning:' "$1" | sed "s|$2/||g; s|^\./||" | sort -u
 }
 
 outcome () {   # $1 = test name, $2 = results: its result word, or "missing"
@@ -160,6 +166,15 @@ test_package () {
   give_to_tester "$w/inst" "$reports"
 
   local npass=0 nfail=0 sp name
+  # Instrumenting must not add warnings: they break -Werror builds.
+  local new_warnings
+  new_warnings=$(comm -13 <(warnings "$w/plain-build.log" "$w/plain") \
+                          <(warnings "$w/inst-build.log" "$w/inst"))
+  if [ -z "$new_warnings" ]; then npass=$((npass + 1))
+  else
+    nfail=$((nfail + 1))
+    printf '%s\n' "$new_warnings" | head -n 5 | sed "s/^/FAIL: $pkg: a warning only the instrumented build gives: /"
+  fi
   local has_dso
   has_dso=$(. "$recipe"; declare -F pkg_dso_test > /dev/null && echo yes)
   for sp in 1 100; do
