@@ -4,3 +4,4 @@ PKG_OPT=-O2
 PKG_DEPS="texinfo"
 pkg_build () { autotools_build; }
 pkg_test () { automake_check; }
+PKG_TOO_SLOW_AT_1="tests/list-big"
