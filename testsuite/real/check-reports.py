@@ -9,7 +9,9 @@ Every file in the folders (leftover temporary files, *.tmp.*, are an error:
 a report is whole or absent) must be read by `sampler-report show
 --format=jsonl` with exit status 0: its units all found in the report's
 program or in the --binary files (instrumented shared libraries: a report
-names only its program).  Reports under --plausible must also have sparsity 1 and:
+names only its program).  A report whose program is gone (configure's
+conftest programs, run while the package builds) must still be read, with
+exit status 1 (no site tables).  Reports under --plausible must also have sparsity 1 and:
 
   * main entered once: in every report of a program whose main function is
     instrumented (its unit has a function-entries site for main, found with
@@ -18,7 +20,8 @@ names only its program).  Reports under --plausible must also have sparsity 1 an
     counter was entered (its function-entries site counts at least 1);
   * bounds: a site that observed values has min <= max.
 
-Prints "N reports read back, N checked at sparsity 1" on stdout; each
+Prints "N reports read back, N checked at sparsity 1, N of programs deleted
+since read without site tables" on stdout; each
 problem on stderr, naming the report.  Exit status 0 when all is well, 1
 otherwise, 2 on bad usage.
 """
@@ -45,7 +48,7 @@ def report_program(report):
     return None
 
 
-def show(tool, binaries, report, show_all=False):
+def show(tool, binaries, report, show_all=False, program_gone=False):
     """The report's run metadata and site rows, or raises ValueError."""
     command = [tool, "show", report, "--format=jsonl"]
     # With --binary, sampler-report no longer tries the report's program
@@ -58,7 +61,9 @@ def show(tool, binaries, report, show_all=False):
     if show_all:
         command.append("--all")
     result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
+    # Without the program's site tables, status 1 says the report itself
+    # was read.
+    if result.returncode != 0 and not (program_gone and result.returncode == 1):
         message = (result.stderr.strip().splitlines() or ["no message"])[0]
         raise ValueError("sampler-report show exits with %d: %s"
                          % (result.returncode, message))
@@ -114,7 +119,7 @@ def main():
     args = parser.parse_args()
 
     problems = []
-    read = checked = 0
+    read = checked = gone = 0
     main_units_by_program = {}
     for plausible, folders in ((True, args.plausible), (False, args.readable)):
         for folder in folders:
@@ -127,11 +132,18 @@ def main():
                                     % report)
                     continue
                 try:
+                    program = report_program(report) or ""
+                    if not os.path.isfile(program):
+                        # A configure probe's conftest, deleted since: the
+                        # report must still read, without site tables.
+                        show(args.report_tool, args.binary, report,
+                             program_gone=True)
+                        gone += 1
+                        continue
                     meta, rows = show(args.report_tool, args.binary, report)
                     read += 1
                     if not plausible:
                         continue
-                    program = meta.get("program", "")
                     if program not in main_units_by_program:
                         main_units_by_program[program] = main_entry_units(
                             args.report_tool, args.binary, report)
@@ -142,7 +154,8 @@ def main():
                                     for p in found)
                 except (ValueError, KeyError, json.JSONDecodeError) as error:
                     problems.append("%s: %s" % (report, error))
-    print("%d reports read back, %d checked at sparsity 1" % (read, checked))
+    print("%d reports read back, %d checked at sparsity 1, %d of programs "
+          "deleted since read without site tables" % (read, checked, gone))
     for problem in problems[:MAX_PROBLEMS_SHOWN]:
         print(problem, file=sys.stderr)
     if len(problems) > MAX_PROBLEMS_SHOWN:

@@ -30,7 +30,9 @@
 #   6. every report is read back by sampler-report, and reports written at
 #      sparsity 1 must be plausible (testsuite/real/check-reports.py);
 #   7. the instrumented build must give no compiler or linker warning that
-#      the plain build does not (they would break -Werror builds).
+#      the plain build does not (they would break -Werror builds), and
+#      configure must write the same config.h (its probes, built with the
+#      wrapper and run sampling, must find what they find plainly).
 # The suites run as an unprivileged user when the script runs as root (some
 # suites refuse root, sqlite3's among them, and others skip the tests of
 # permissions); that user owns the working copies and the report folders.
@@ -39,7 +41,7 @@
 # tests that fail or are skipped plainly are left out.  Output per package:
 #   PKG: N passed, N failed (plain baseline: N passed, N failed, N skipped; ...)
 # where N passed and N failed count (test, sparsity) pairs of the tests that
-# pass plainly, plus the report and warning checks; then FAIL lines, and at the end
+# pass plainly, plus the report, config.h and warning checks; then FAIL lines, and at the end
 # "real: N passed, N failed".  Exit status 1 when anything failed, 2 on a
 # setup error (a package that cannot be fetched or whose plain build fails).
 #
@@ -168,6 +170,22 @@ test_package () {
   give_to_tester "$w/inst" "$reports"
 
   local npass=0 nfail=0 notrun=0 sp name
+  # configure must find the same things: instrumented probes that behave
+  # differently (or a wrapper that confuses them) would change config.h.
+  local header differs=""
+  while IFS= read -r header; do
+    [ -f "$w/inst/$header" ] || { differs+=" $header (missing)"; continue; }
+    # Lines naming the compiler or its flags may differ, nothing else.
+    diff -q <(grep -v -e "$w/" -e sampler "$w/plain/$header") \
+            <(grep -v -e "$w/" -e sampler "$w/inst/$header") > /dev/null ||
+      differs+=" $header"
+  done < <(cd "$w/plain" && find . -name config.h | sort | while read -r header; do
+             [ -e "$src/$header" ] || echo "$header"; done)
+  if [ -z "$differs" ]; then npass=$((npass + 1))
+  else
+    nfail=$((nfail + 1))
+    echo "FAIL: $pkg: configure found something else in the instrumented build:$differs"
+  fi
   # Instrumenting must not add warnings: they break -Werror builds.
   local new_warnings
   new_warnings=$(comm -13 <(warnings "$w/plain-build.log" "$w/plain") \
