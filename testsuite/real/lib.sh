@@ -78,3 +78,18 @@ automake_check () {
       printf '%s\n' "$results" > "$RESULTS"
   done
 }
+
+# run_compared NAME COMMAND...: for suites without expected outputs, a test
+# that passes when COMMAND succeeds and, in an instrumented copy, prints
+# what it printed in the plain copy ($PLAIN_DIR).  Outputs are kept in
+# compared-outputs/NAME.
+run_compared () {
+  local name=$1; shift
+  mkdir -p compared-outputs
+  if "$@" > "compared-outputs/$name" 2> "compared-outputs/$name.err" < /dev/null &&
+     { [ "$PWD" = "$PLAIN_DIR" ] || cmp -s "compared-outputs/$name" "$PLAIN_DIR/compared-outputs/$name"; }; then
+    echo "PASS $name" >> "$RESULTS"
+  else
+    echo "FAIL $name" >> "$RESULTS"
+  fi
+}

@@ -53,6 +53,8 @@
 #                    "PASS name", "FAIL name" or "SKIP name", or "NOTRUN
 #                    name" for a test left out at sparsity 1 as too slow
 #                    (PKG_TOO_SLOW_AT_1, see automake_check in lib.sh)
+#                    ($PLAIN_DIR is the plain copy, after its own suite ran:
+#                    suites without expected outputs compare with it)
 #   pkg_dso_test     (optional) given the plain copy in $PLAIN_DIR and the
 #                    instrumented one in $INST_DIR, run plain programs with
 #                    the instrumented shared libraries; write results the
@@ -146,7 +148,7 @@ test_package () {
   give_to_tester "$w/plain"
   : > "$w/plain.results"; chmod 666 "$w/plain.results"
   (cd "$w/plain" && as_tester bash -c '. "$0"; phase "$@"' \
-     "$HERE/lib.sh" "$recipe" test RESULTS="$w/plain.results" JOBS="$JOBS") > "$w/plain-test.log" 2>&1
+     "$HERE/lib.sh" "$recipe" test RESULTS="$w/plain.results" JOBS="$JOBS" PLAIN_DIR="$w/plain") > "$w/plain-test.log" 2>&1
   local ppass pfail pskip
   ppass=$(count PASS "$w/plain.results"); pfail=$(count FAIL "$w/plain.results"); pskip=$(count SKIP "$w/plain.results")
   if [ "$ppass" = 0 ]; then
@@ -204,7 +206,7 @@ test_package () {
     (cd "$w/inst" && as_tester env SAMPLER_SPARSITY=$sp SAMPLER_SEED=$SAMPLER_SEED_FIXED \
        SAMPLER_FILE="$reports/s$sp/%p.report" \
        bash -c '. "$0"; phase "$@"' \
-       "$HERE/lib.sh" "$recipe" test RESULTS="$w/inst-s$sp.results" JOBS="$JOBS") > "$w/inst-s$sp-test.log" 2>&1
+       "$HERE/lib.sh" "$recipe" test RESULTS="$w/inst-s$sp.results" JOBS="$JOBS" PLAIN_DIR="$w/plain") > "$w/inst-s$sp-test.log" 2>&1
     while read -r name; do
       if grep -qxF "PASS $name" "$w/inst-s$sp.results"; then npass=$((npass + 1))
       elif grep -qxF "NOTRUN $name" "$w/inst-s$sp.results"; then notrun=$((notrun + 1))
