@@ -18,6 +18,6 @@ pkg_test () {
   # The examples define functions; call each.
   run_compared Examples-pi sh -c '{ cat Examples/pi.b; echo "scale = 300; pi(); digits[7]; quit"; } | ./bc/bc -l'
   run_compared Examples-primes sh -c '{ cat Examples/primes.b; echo "primes(2000); quit"; } | ./bc/bc -l'
-  run_compared Examples-twins sh -c '{ cat Examples/twins.b; echo "primes(2000); quit"; } | ./bc/bc -l
+  run_compared Examples-twins sh -c '{ cat Examples/twins.b; echo "primes(2000); quit"; } | ./bc/bc -l'
   run_compared dc-arithmetic sh -c 'echo "20k 2v p 3 7/ p 2 100^ p 17 5% p _3 4* p" | ./dc/dc'
 }
