@@ -40,7 +40,7 @@ WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all check check-unit check-plugin check-run check-report check-schemes check-torture check-real check-csmith install clean bench demo deps
+.PHONY: all check check-unit check-plugin check-run check-report check-schemes check-torture check-torture-ci check-real check-csmith install clean bench demo deps
 
 # What a fresh Debian bookworm machine needs (run as root).
 # The real-program recipes (testsuite/real/packages/*.sh) say what they need
@@ -98,7 +98,7 @@ check: all
 	$(MAKE) check-report
 	$(MAKE) check-run
 	$(MAKE) check-schemes
-	$(MAKE) check-torture TORTURE_SAMPLE=25
+	$(MAKE) check-torture-ci
 	$(MAKE) check-real REAL_PACKAGES="$(CHECK_REAL_PACKAGES)"
 	$(MAKE) check-csmith N=$(CHECK_CSMITH_N)
 	$(MAKE) -C bench smoke B=$(abspath $(B))
@@ -138,6 +138,14 @@ N ?= 100
 CHECK_CSMITH_N := 10
 check-csmith: all
 	testsuite/csmith/run-csmith.sh $(abspath $(B)) --count $(N)
+
+# What CI runs: every execute and ieee test at -O2 (sparsities 1 and 100),
+# every 25th at -O0 and -O3, every 10th compile test.
+TORTURE := testsuite/torture/run-torture.sh $(abspath $(B))
+check-torture-ci: all
+	$(TORTURE) --set "execute ieee" --levels -O2 --o3-every 0
+	$(TORTURE) --set "execute ieee" --levels "-O0 -O3" --o3-every 0 --sample 25
+	$(TORTURE) --set compile --sample 10
 
 check-schemes: all
 	testsuite/schemes/run-scheme-tests.sh $(abspath $(B))

@@ -137,10 +137,43 @@ converted (gimple_stmt_iterator *gsi, tree value, tree type, location_t loc)
   return result;
 }
 
-/* (A > B) - (A < B) + 1 as a long: 0, 1 or 2 for <, ==, >.  */
+/* VALUE as a 64-bit (or wider) integer of its signedness, with no value
+   the optimisers can know.  An observed variable may be uninitialized (a
+   scalar-pairs partner not yet assigned; the program's own read of one):
+   GCC then assumes whatever suits it -- that a variable only ever set to 0
+   or 1 holds 0 or 1, that a _Bool's byte is 0 or 1 -- and may use the
+   stale bits themselves as the comparison's result, sending the counter
+   index anywhere.  Widening first drops the type's narrow range; the
+   volatile slot drops the range of the values assigned.  Slow path only:
+   one store and one load.  */
+static tree
+opaque_integer (gimple_stmt_iterator *gsi, tree value, location_t loc)
+{
+  tree type = TREE_TYPE (value);
+  tree wide = type;
+  if (POINTER_TYPE_P (type) || TYPE_PRECISION (type) < 64
+      || TREE_CODE (type) != INTEGER_TYPE)
+    wide = (POINTER_TYPE_P (type) || TYPE_UNSIGNED (type))
+	   ? long_long_unsigned_type_node : long_long_integer_type_node;
+  tree widened = wide == type ? value : converted (gsi, value, wide, loc);
+  if (CONSTANT_CLASS_P (value))
+    return widened;
+  tree slot = create_tmp_var (build_qualified_type (wide, TYPE_QUAL_VOLATILE),
+			      "sampler_opaque");
+  TREE_THIS_VOLATILE (slot) = 1;
+  add (gsi, gimple_build_assign (slot, widened), loc);
+  tree result = new_temporary (wide, "sampler_observed");
+  add (gsi, gimple_build_assign (result, slot), loc);
+  return result;
+}
+
+/* (A > B) - (A < B) + 1 as a long: 0, 1 or 2 for <, ==, >.  A and B are
+   integers or pointers of one type.  */
 static tree
 three_way (gimple_stmt_iterator *gsi, tree a, tree b, location_t loc)
 {
+  a = opaque_integer (gsi, a, loc);
+  b = opaque_integer (gsi, b, loc);
   tree greater = new_temporary (boolean_type_node, "sampler_gt");
   tree less = new_temporary (boolean_type_node, "sampler_lt");
   add (gsi, gimple_build_assign (greater, GT_EXPR, a, b), loc);
@@ -224,10 +257,21 @@ emit_instrumentation (gimple *stmt)
       increment (&gsi, site.first_counter, NULL_TREE, loc);
       break;
     case SCHEME_BRANCHES:
-      /* The outcome (0 or 1), or the switch arm's number.  */
-      increment (&gsi, site.first_counter,
-		 converted (&gsi, gimple_call_arg (marker, 1),
-			    long_integer_type_node, loc), loc);
+      {
+	/* The outcome (0 or 1), or the switch arm's number (a constant).  */
+	tree arm = gimple_call_arg (marker, 1);
+	if (!CONSTANT_CLASS_P (arm))
+	  {
+	    tree opaque = opaque_integer (&gsi, arm, loc);
+	    tree outcome = new_temporary (boolean_type_node, "sampler_outcome");
+	    add (&gsi, gimple_build_assign (outcome, NE_EXPR, opaque,
+					    build_zero_cst (TREE_TYPE (opaque))),
+		 loc);
+	    arm = outcome;
+	  }
+	increment (&gsi, site.first_counter,
+		   converted (&gsi, arm, long_integer_type_node, loc), loc);
+      }
       break;
     case SCHEME_RETURNS:
       {
