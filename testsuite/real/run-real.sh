@@ -128,7 +128,7 @@ test_package () {
 
   local src
   src=$("$FETCH" "$pkg" 2>> "$log") ||
-    { echo "SETUP: $pkg: cannot fetch the source (see $log)"; setup_errors=$((setup_errors + 1)); return; }
+    { echo "SETUP: $pkg: cannot fetch the source (see $log)"; setup_errors=$((setup_errors + 1)); keep_scratch=1; return; }
   local opt deps
   opt=$(. "$recipe"; echo "$PKG_OPT")
   local cflags="-g $opt -fstack-protector-strong -Wformat -Werror=format-security"
@@ -137,12 +137,12 @@ test_package () {
 
   # Plain build and baseline.
   rm -rf "$w/plain" "$w/inst"
-  cp -a "$src" "$w/plain" && cp -a "$src" "$w/inst" || { echo "SETUP: $pkg: cannot copy the source"; setup_errors=$((setup_errors + 1)); return; }
+  cp -a "$src" "$w/plain" && cp -a "$src" "$w/inst" || { echo "SETUP: $pkg: cannot copy the source"; setup_errors=$((setup_errors + 1)); keep_scratch=1; return; }
   local t0 t1 t2 t3
   t0=$(date +%s)
   if ! (cd "$w/plain" && phase "$recipe" build CC=gcc "CFLAGS=$cflags" "LDFLAGS=$ldflags" "JOBS=$JOBS") > "$w/plain-build.log" 2>&1; then
     echo "SETUP: $pkg: the plain build fails (see $w/plain-build.log)"
-    setup_errors=$((setup_errors + 1)); return
+    setup_errors=$((setup_errors + 1)); keep_scratch=1; return
   fi
   t1=$(date +%s)
   give_to_tester "$w/plain"
@@ -153,7 +153,7 @@ test_package () {
   ppass=$(count PASS "$w/plain.results"); pfail=$(count FAIL "$w/plain.results"); pskip=$(count SKIP "$w/plain.results")
   if [ "$ppass" = 0 ]; then
     echo "SETUP: $pkg: no test passes in the plain build (see $w/plain-test.log)"
-    setup_errors=$((setup_errors + 1)); return
+    setup_errors=$((setup_errors + 1)); keep_scratch=1; return
   fi
 
   # Instrumented build, sampling its own tools.
