@@ -18,3 +18,4 @@ pkg_dso_test () {
       env LD_LIBRARY_PATH="$lib" "$pngtest" "$f" "$HOME/pngout.png"
   done
 }
+PKG_TOO_SLOW_AT_1="tests/pngimage-full"
