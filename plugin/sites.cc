@@ -613,9 +613,43 @@ definitely_assigned_on_entry (void)
   return in;
 }
 
+/* The global variables defined in other units that the current
+   function's own statements read or write, in order of first use.  Only
+   these are paired: the function already refers to them, so the pair adds
+   no symbol the link might lack.  */
+static auto_vec<tree> function_externals;
+
+static void
+note_external (tree op)
+{
+  if (op && TREE_CODE (op) == VAR_DECL && DECL_EXTERNAL (op)
+      && !function_externals.contains (op))
+    function_externals.safe_push (op);
+}
+
+static void
+collect_function_externals (const vec<gimple *> &stmts)
+{
+  function_externals.truncate (0);
+  for (gimple *stmt : stmts)
+    {
+      if (!source_location_p (gimple_location (stmt)))
+	continue;
+      if (is_gimple_assign (stmt))
+	for (unsigned i = 0; i < gimple_num_ops (stmt); i++)
+	  note_external (gimple_op (stmt, i));
+      else if (gcond *cond = dyn_cast <gcond *> (stmt))
+	{
+	  note_external (gimple_cond_lhs (cond));
+	  note_external (gimple_cond_rhs (cond));
+	}
+    }
+}
+
 /* Could VAR be compared with an assignment to X at LOC: a different,
-   readable user variable of the same type, declared before LOC and, if a
-   local, assigned on every path to here.  */
+   readable user variable of the same type, declared before LOC (a global
+   of another unit only if the function uses it; a local only if assigned
+   on every path to here).  */
 static bool
 pair_candidate (tree var, tree x, location_t loc)
 {
@@ -624,7 +658,8 @@ pair_candidate (tree var, tree x, location_t loc)
       || TREE_THIS_VOLATILE (var) || DECL_HARD_REGISTER (var)
       || TYPE_MAIN_VARIANT (TREE_TYPE (var)) != TYPE_MAIN_VARIANT (TREE_TYPE (x)))
     return false;
-  if (TREE_CODE (var) == VAR_DECL && DECL_EXTERNAL (var))
+  if (TREE_CODE (var) == VAR_DECL && DECL_EXTERNAL (var)
+      && !function_externals.contains (var))
     return false;
   /* A local declared later in its block is not in scope yet.  */
   if (TREE_CODE (var) == VAR_DECL && !TREE_STATIC (var))
@@ -642,8 +677,8 @@ pair_candidate (tree var, tree x, location_t loc)
 }
 
 /* The variables an assignment to X in STMT is compared with: locals of
-   the enclosing scopes (innermost first), parameters, then the unit's
-   globals, up to the limit.  */
+   the enclosing scopes (innermost first), parameters, the unit's globals,
+   then the other units' globals the function uses, up to the limit.  */
 static void
 pair_partners (gimple *stmt, tree x, auto_vec<tree> &partners)
 {
@@ -669,6 +704,10 @@ pair_partners (gimple *stmt, tree x, auto_vec<tree> &partners)
 	  && !partners.contains (var) && pair_candidate (var, x, loc))
 	partners.safe_push (var);
     }
+  for (tree var : function_externals)
+    if (partners.length () < limit && !partners.contains (var)
+	&& pair_candidate (var, x, loc))
+      partners.safe_push (var);
 }
 
 /* The distinct integer constants the current function's own statements
@@ -818,6 +857,8 @@ discover_function_sites (void)
 
   if ((schemes & SCHEME_SCALAR_PAIRS) && sampler_opts.pairs_constants)
     collect_function_constants (stmts);
+  if (schemes & SCHEME_SCALAR_PAIRS)
+    collect_function_externals (stmts);
   if (schemes & SCHEME_FUNCTION_ENTRIES)
     function_entry_site ();
   for (unsigned i = 0; i < stmts.length (); i++)
