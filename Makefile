@@ -40,11 +40,14 @@ WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all check check-unit check-plugin check-run check-report check-schemes check-runtime check-torture check-torture-ci check-case-study install clean bench demo deps
+.PHONY: all check check-unit check-plugin check-run check-report check-schemes check-runtime check-torture check-torture-ci check-case-study check-real check-csmith install clean bench demo deps
 
 # What a fresh Debian bookworm machine needs (run as root).
+# The real-program recipes (testsuite/real/packages/*.sh) say what they need
+# to build and run their suites; csmith generates the random programs.
+REAL_DEPS := $(shell testsuite/real/run-real.sh --deps)
 DEPS := gcc g++ make gcc-12-plugin-dev libgsl-dev check pkg-config valgrind python3 \
-        gcc-12-source dpkg-dev sqlite3
+        gcc-12-source dpkg-dev sqlite3 csmith libcsmith-dev $(REAL_DEPS)
 all: $(PLUGIN) $(LIBA) $(LIBSO) $(WRAPPER) $(HEADER) $(PCFILE) $(REPORT_TOOL)
 
 $(B)/obj/plugin/%.o: plugin/%.cc $(PLUGIN_HDRS) runtime/sampler-abi.h
@@ -98,6 +101,8 @@ check: all
 	$(MAKE) check-runtime
 	$(MAKE) check-torture-ci
 	$(MAKE) check-case-study
+	$(MAKE) check-real REAL_PACKAGES="$(CHECK_REAL_PACKAGES)"
+	$(MAKE) check-csmith N=$(CHECK_CSMITH_N)
 	$(MAKE) -C bench smoke B=$(abspath $(B))
 
 check-report: all
@@ -128,6 +133,20 @@ check-torture: all
 # fetches bc's Debian source once; about 5 minutes on 2 cores).
 check-case-study: all
 	testsuite/case-study/run-case-study.sh $(abspath $(B))
+
+# Debian packages built with every scheme must pass their own test suites
+# (all recipes: REAL_PACKAGES empty); make check runs zlib (configure, a
+# shared library, plain programs with the instrumented library).
+REAL_PACKAGES ?=
+CHECK_REAL_PACKAGES := zlib
+check-real: all
+	testsuite/real/run-real.sh $(abspath $(B)) $(if $(REAL_PACKAGES),--packages "$(REAL_PACKAGES)")
+
+# N csmith programs, plain and instrumented at -O0 and -O2, compared.
+N ?= 100
+CHECK_CSMITH_N := 5
+check-csmith: all
+	testsuite/csmith/run-csmith.sh $(abspath $(B)) --count $(N)
 
 # What CI runs: every execute and ieee test at -O2 (sparsities 1 and 100),
 # every 25th at -O0 and -O3, every 10th compile test.
