@@ -40,11 +40,14 @@ WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all check check-unit check-plugin check-run check-report check-schemes check-torture check-torture-ci install clean bench demo deps
+.PHONY: all check check-unit check-plugin check-run check-report check-schemes check-runtime check-torture check-torture-ci check-case-study check-real check-csmith install clean bench demo deps
 
 # What a fresh Debian bookworm machine needs (run as root).
+# The real-program recipes (testsuite/real/packages/*.sh) say what they need
+# to build and run their suites; csmith generates the random programs.
+REAL_DEPS := $(shell testsuite/real/run-real.sh --deps)
 DEPS := gcc g++ make gcc-12-plugin-dev libgsl-dev check pkg-config valgrind python3 \
-        gcc-12-source dpkg-dev
+        gcc-12-source dpkg-dev sqlite3 csmith libcsmith-dev $(REAL_DEPS)
 # What `make bench` needs to build its programs: jq's autoreconf, the
 # sqlite3 amalgamation (tclsh), bc (flex's libl).
 BENCH_DEPS := autoconf automake libtool tcl libfl-dev
@@ -73,7 +76,7 @@ $(LIBSO): $(RUNTIME_OBJS)
 
 $(REPORT_TOOL): $(REPORT_SRCS) $(REPORT_HDRS) runtime/sampler-abi.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) -Itools/report -Iruntime -o $@ $(REPORT_SRCS) -lm
+	$(CC) $(CFLAGS_COMMON) -Itools/report -Iruntime -o $@ $(REPORT_SRCS) $(GSL_LIBS)
 
 $(WRAPPER): tools/sampler-gcc.in
 	@mkdir -p $(@D)
@@ -98,11 +101,16 @@ check: all
 	$(MAKE) check-report
 	$(MAKE) check-run
 	$(MAKE) check-schemes
+	$(MAKE) check-runtime
 	$(MAKE) check-torture-ci
+	$(MAKE) check-case-study
+	$(MAKE) check-real REAL_PACKAGES="$(CHECK_REAL_PACKAGES)"
+	$(MAKE) check-csmith N=$(CHECK_CSMITH_N)
 	$(MAKE) -C bench smoke B=$(abspath $(B))
 
 check-report: all
 	testsuite/report/run-report-tests.sh $(abspath $(B))
+	testsuite/report/run-rank-tests.sh $(abspath $(B))
 
 check-plugin: all
 	testsuite/plugin/run-plugin-tests.sh $(abspath $(B))
@@ -124,6 +132,25 @@ TORTURE_SAMPLE ?=
 check-torture: all
 	testsuite/torture/run-torture.sh $(abspath $(B)) $(if $(TORTURE_SAMPLE),--sample $(TORTURE_SAMPLE))
 
+# Statistical bug isolation on bc with a real bug (testsuite/case-study/;
+# fetches bc's Debian source once; about 5 minutes on 2 cores).
+check-case-study: all
+	testsuite/case-study/run-case-study.sh $(abspath $(B))
+
+# Debian packages built with every scheme must pass their own test suites
+# (all recipes: REAL_PACKAGES empty); make check runs zlib (configure, a
+# shared library, plain programs with the instrumented library).
+REAL_PACKAGES ?=
+CHECK_REAL_PACKAGES := zlib
+check-real: all
+	testsuite/real/run-real.sh $(abspath $(B)) $(if $(REAL_PACKAGES),--packages "$(REAL_PACKAGES)")
+
+# N csmith programs, plain and instrumented at -O0 and -O2, compared.
+N ?= 100
+CHECK_CSMITH_N := 5
+check-csmith: all
+	testsuite/csmith/run-csmith.sh $(abspath $(B)) --count $(N)
+
 # What CI runs: every execute and ieee test at -O2 (sparsities 1 and 100),
 # every 25th at -O0 and -O3, every 10th compile test.
 TORTURE := testsuite/torture/run-torture.sh $(abspath $(B))
@@ -137,6 +164,10 @@ check-schemes: all
 
 check-run: all
 	testsuite/run/run-tests.sh $(abspath $(B))
+
+# Threads, fork and exec, crashes, shared libraries, interim reports.
+check-runtime: all
+	testsuite/runtime/run-runtime-tests.sh $(abspath $(B))
 
 # The benchmark of real programs (bench/bench.py): PROGRAMS=bzip2,lua,...
 # CONFIGS=plain,brs-1000,... RUNS=5 SIZE=full CALLGRIND_SIZE=small.

@@ -422,5 +422,14 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
   pass.ref_pass_instance_number = 1;
   pass.pos_op = PASS_POS_INSERT_AFTER;
   register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
+
+  /* Right after: it sees the instrumented bodies, both copies.  */
+  struct register_pass_info redirect;
+  redirect.pass = make_redirect_pass (g);
+  redirect.reference_pass_name = "sampler";
+  redirect.ref_pass_instance_number = 1;
+  redirect.pos_op = PASS_POS_INSERT_AFTER;
+  register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL,
+		     &redirect);
   return 0;
 }

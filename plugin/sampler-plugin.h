@@ -139,6 +139,10 @@ tree unit_counters_decl (void);
 /* Registers the transformation pass.  */
 opt_pass *make_sampler_pass (gcc::context *ctxt);
 
+/* The pass that redirects calls to the exec family, pthread_create and
+   signal handling to the runtime's wrappers (redirect.cc).  */
+opt_pass *make_redirect_pass (gcc::context *ctxt);
+
 /* Notes, from the front end, where a plain `sampled' was written.  */
 void note_sampled_attribute (tree decl);
 void note_function_definition (tree fndecl);

@@ -18,6 +18,7 @@
 #include "basic-block.h"
 #include "cfg.h"
 #include "cfghooks.h"
+#include "cfganal.h"
 #include "gimple.h"
 #include "gimple-iterator.h"
 #include "gimple-walk.h"
@@ -523,8 +524,147 @@ assigned_variable (gimple *stmt)
   return lhs;
 }
 
+/* ---------------------------------------------------------------------
+   Definite assignment of the current function's locals, for scalar-pairs:
+   a partner not yet assigned on some path would be compared by its stale
+   stack bits, a meaningless predicate and a read of an uninitialized value
+   that valgrind and MSan rightly report (sed's valgrind tests failed on
+   `b ? b2' with b2 assigned two lines later).  A forward dataflow over the
+   CFG, meeting by intersection; a local whose address a statement takes
+   counts as assigned from there on, as whatever it was passed to may fill
+   it, and a clobber (the end of its scope) unassigns it.  */
+
+static hash_map<tree, unsigned> local_numbers;
+/* The locals definitely assigned after the statement being looked at.  */
+static sbitmap assigned_now;
+
+static tree
+note_address_taken (tree *tp, int *walk_subtrees, void *data)
+{
+  if (TREE_CODE (*tp) == ADDR_EXPR)
+    {
+      tree base = get_base_address (TREE_OPERAND (*tp, 0));
+      if (base && DECL_P (base))
+	if (unsigned *n = local_numbers.get (base))
+	  bitmap_set_bit ((sbitmap) ((walk_stmt_info *) data)->info, *n);
+    }
+  if (TYPE_P (*tp))
+    *walk_subtrees = 0;
+  return NULL_TREE;
+}
+
+/* Updates SET, the locals definitely assigned, for what STMT does.  */
+static void
+assignment_transfer (gimple *stmt, sbitmap set)
+{
+  if (gimple_clobber_p (stmt))
+    {
+      if (unsigned *n = local_numbers.get (gimple_assign_lhs (stmt)))
+	bitmap_clear_bit (set, *n);
+      return;
+    }
+  if (tree lhs = gimple_get_lhs (stmt))
+    if (unsigned *n = local_numbers.get (lhs))
+      bitmap_set_bit (set, *n);
+  if (gasm *asm_stmt = dyn_cast <gasm *> (stmt))
+    for (unsigned i = 0; i < gimple_asm_noutputs (asm_stmt); i++)
+      if (unsigned *n
+	  = local_numbers.get (TREE_VALUE (gimple_asm_output_op (asm_stmt, i))))
+	bitmap_set_bit (set, *n);
+  walk_stmt_info wi;
+  memset (&wi, 0, sizeof wi);
+  wi.info = set;
+  walk_gimple_op (stmt, note_address_taken, &wi);
+}
+
+/* Numbers the current function's automatic locals and returns, by block
+   index, the set of those definitely assigned on entry to each block
+   (sbitmap_vector_free it).  Blocks unreachable from the entry keep every
+   bit set: their code never runs.  */
+static sbitmap *
+definitely_assigned_on_entry (void)
+{
+  local_numbers.empty ();
+  unsigned n = 0, ix;
+  tree var;
+  FOR_EACH_LOCAL_DECL (cfun, ix, var)
+    if (VAR_P (var) && !TREE_STATIC (var) && !DECL_EXTERNAL (var)
+	&& !local_numbers.get (var))
+      local_numbers.put (var, n++);
+  unsigned bits = MAX (n, 1u);
+  int n_blocks = last_basic_block_for_fn (cfun);
+  sbitmap *in = sbitmap_vector_alloc (n_blocks, bits);
+  sbitmap *out = sbitmap_vector_alloc (n_blocks, bits);
+  bitmap_vector_ones (in, n_blocks);
+  bitmap_vector_ones (out, n_blocks);
+  bitmap_clear (out[ENTRY_BLOCK]);
+  int *order = XNEWVEC (int, n_basic_blocks_for_fn (cfun));
+  int count = pre_and_rev_post_order_compute (NULL, order, false);
+  auto_sbitmap set (bits);
+  for (bool changed = true; changed;)
+    {
+      changed = false;
+      for (int i = 0; i < count; i++)
+	{
+	  basic_block bb = BASIC_BLOCK_FOR_FN (cfun, order[i]);
+	  bitmap_ones (set);
+	  edge e;
+	  edge_iterator ei;
+	  FOR_EACH_EDGE (e, ei, bb->preds)
+	    bitmap_and (set, set, out[e->src->index]);
+	  bitmap_copy (in[bb->index], set);
+	  for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	       gsi_next (&gsi))
+	    assignment_transfer (gsi_stmt (gsi), set);
+	  if (!bitmap_equal_p (set, out[bb->index]))
+	    {
+	      bitmap_copy (out[bb->index], set);
+	      changed = true;
+	    }
+	}
+    }
+  free (order);
+  sbitmap_vector_free (out);
+  return in;
+}
+
+/* The global variables defined in other units that the current
+   function's own statements read or write, in order of first use.  Only
+   these are paired: the function already refers to them, so the pair adds
+   no symbol the link might lack.  */
+static auto_vec<tree> function_externals;
+
+static void
+note_external (tree op)
+{
+  if (op && TREE_CODE (op) == VAR_DECL && DECL_EXTERNAL (op)
+      && !function_externals.contains (op))
+    function_externals.safe_push (op);
+}
+
+static void
+collect_function_externals (const vec<gimple *> &stmts)
+{
+  function_externals.truncate (0);
+  for (gimple *stmt : stmts)
+    {
+      if (!source_location_p (gimple_location (stmt)))
+	continue;
+      if (is_gimple_assign (stmt))
+	for (unsigned i = 0; i < gimple_num_ops (stmt); i++)
+	  note_external (gimple_op (stmt, i));
+      else if (gcond *cond = dyn_cast <gcond *> (stmt))
+	{
+	  note_external (gimple_cond_lhs (cond));
+	  note_external (gimple_cond_rhs (cond));
+	}
+    }
+}
+
 /* Could VAR be compared with an assignment to X at LOC: a different,
-   readable user variable of the same type, declared before LOC.  */
+   readable user variable of the same type, declared before LOC (a global
+   of another unit only if the function uses it; a local only if assigned
+   on every path to here).  */
 static bool
 pair_candidate (tree var, tree x, location_t loc)
 {
@@ -533,7 +673,8 @@ pair_candidate (tree var, tree x, location_t loc)
       || TREE_THIS_VOLATILE (var) || DECL_HARD_REGISTER (var)
       || TYPE_MAIN_VARIANT (TREE_TYPE (var)) != TYPE_MAIN_VARIANT (TREE_TYPE (x)))
     return false;
-  if (TREE_CODE (var) == VAR_DECL && DECL_EXTERNAL (var))
+  if (TREE_CODE (var) == VAR_DECL && DECL_EXTERNAL (var)
+      && !function_externals.contains (var))
     return false;
   /* A local declared later in its block is not in scope yet.  */
   if (TREE_CODE (var) == VAR_DECL && !TREE_STATIC (var))
@@ -543,13 +684,16 @@ pair_candidate (tree var, tree x, location_t loc)
       if (decl.line > use.line
 	  || (decl.line == use.line && decl.column >= use.column))
 	return false;
+      unsigned *n = local_numbers.get (var);
+      if (!n || !bitmap_bit_p (assigned_now, *n))
+	return false;
     }
   return true;
 }
 
 /* The variables an assignment to X in STMT is compared with: locals of
-   the enclosing scopes (innermost first), parameters, then the unit's
-   globals, up to the limit.  */
+   the enclosing scopes (innermost first), parameters, the unit's globals,
+   then the other units' globals the function uses, up to the limit.  */
 static void
 pair_partners (gimple *stmt, tree x, auto_vec<tree> &partners)
 {
@@ -575,6 +719,10 @@ pair_partners (gimple *stmt, tree x, auto_vec<tree> &partners)
 	  && !partners.contains (var) && pair_candidate (var, x, loc))
 	partners.safe_push (var);
     }
+  for (tree var : function_externals)
+    if (partners.length () < limit && !partners.contains (var)
+	&& pair_candidate (var, x, loc))
+      partners.safe_push (var);
 }
 
 /* The distinct integer constants the current function's own statements
@@ -711,6 +859,7 @@ discover_function_sites (void)
 {
   unsigned schemes = sampler_opts.schemes;
   auto_vec<gimple *> stmts;
+  auto_vec<int> stmt_blocks;	/* Each statement's block, before any split.  */
   basic_block bb;
   FOR_EACH_BB_FN (bb, cfun)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
@@ -718,14 +867,31 @@ discover_function_sites (void)
       {
 	gimple_set_uid (gsi_stmt (gsi), 0);
 	stmts.safe_push (gsi_stmt (gsi));
+	stmt_blocks.safe_push (bb->index);
       }
+  sbitmap *assigned_on_entry = NULL;
+  if (schemes & SCHEME_SCALAR_PAIRS)
+    {
+      assigned_on_entry = definitely_assigned_on_entry ();
+      assigned_now = sbitmap_alloc (SBITMAP_SIZE (assigned_on_entry[0]));
+    }
 
   if ((schemes & SCHEME_SCALAR_PAIRS) && sampler_opts.pairs_constants)
     collect_function_constants (stmts);
+  if (schemes & SCHEME_SCALAR_PAIRS)
+    collect_function_externals (stmts);
   if (schemes & SCHEME_FUNCTION_ENTRIES)
     function_entry_site ();
-  for (gimple *stmt : stmts)
+  for (unsigned i = 0; i < stmts.length (); i++)
     {
+      gimple *stmt = stmts[i];
+      /* Pairs are read right after their statement.  */
+      if (assigned_on_entry)
+	{
+	  if (i == 0 || stmt_blocks[i] != stmt_blocks[i - 1])
+	    bitmap_copy (assigned_now, assigned_on_entry[stmt_blocks[i]]);
+	  assignment_transfer (stmt, assigned_now);
+	}
       location_t loc = gimple_location (stmt);
       if (gcond *cond = dyn_cast <gcond *> (stmt))
 	{
@@ -765,6 +931,12 @@ discover_function_sites (void)
 	}
       else if (is_gimple_assign (stmt))
 	assignment_sites (stmt, schemes);
+    }
+  if (assigned_on_entry)
+    {
+      sbitmap_vector_free (assigned_on_entry);
+      sbitmap_free (assigned_now);
+      assigned_now = NULL;
     }
 }
 

@@ -42,6 +42,7 @@
 #include "gimple-walk.h"
 #include "ssa.h"
 #include "tree-inline.h"
+#include "ipa-utils.h"
 
 #include "../runtime/sampler-abi.h"
 
@@ -1580,6 +1581,28 @@ inlined_as_plain (tree fndecl)
   return estimate_num_insns_fn (fndecl, &eni_size_weights) <= limit;
 }
 
+/* Adds to RECURSIVE the functions of the unit that may call themselves,
+   directly or through others of the unit (those in a cycle of the call
+   graph).  */
+static void
+find_recursive_functions (hash_set<tree> &recursive)
+{
+  cgraph_node **order = XCNEWVEC (cgraph_node *, symtab->cgraph_count);
+  int n = ipa_reduced_postorder (order, true, NULL);
+  for (int i = 0; i < n; i++)
+    for (cgraph_node *node = order[i]; node;
+	 node = ((ipa_dfs_info *) node->aux)->next_cycle)
+      {
+	bool in_cycle = ((ipa_dfs_info *) order[i]->aux)->next_cycle != NULL;
+	for (cgraph_edge *e = node->callees; e && !in_cycle; e = e->next_callee)
+	  in_cycle = e->callee->ultimate_alias_target () == node;
+	if (in_cycle)
+	  recursive.add (node->decl);
+      }
+  ipa_free_postorder_info ();
+  free (order);
+}
+
 /* Transforms the current function; returns whether it had sites.  */
 static bool
 transform_function (FILE *dump)
@@ -1689,11 +1712,16 @@ public:
     /* The functions small enough for GCC to inline them, before the
        transformation makes them bigger (see keep_inlining).  */
     hash_set<tree> small;
+    /* Recursive ones stay within the limits: disregarding them makes the
+       inliner unroll the recursion for as long as it may.  */
+    hash_set<tree> recursive;
+    find_recursive_functions (recursive);
     cgraph_node *node;
     FOR_EACH_FUNCTION_WITH_GIMPLE_BODY (node)
       {
 	function *fn = DECL_STRUCT_FUNCTION (node->decl);
 	if (fn && fn->cfg && function_selected (node->decl)
+	    && !recursive.contains (node->decl)
 	    && inlined_as_plain (node->decl))
 	  small.add (node->decl);
       }

@@ -512,6 +512,18 @@ string_pointer (const char *text)
   return build_string_literal (strlen (text) + 1, text);
 }
 
+/* The runtime's __sampler_register_unit or __sampler_unregister_unit.  */
+static tree
+registry_function (const char *name, tree type)
+{
+  tree decl = build_fn_decl (name, type);
+  TREE_PUBLIC (decl) = 1;
+  DECL_EXTERNAL (decl) = 1;
+  DECL_ARTIFICIAL (decl) = 1;
+  TREE_NOTHROW (decl) = 1;
+  return decl;
+}
+
 /* struct __sampler_unit, field by field as in sampler-abi.h.  */
 static void
 emit_descriptor (const char *signature)
@@ -574,14 +586,19 @@ emit_descriptor (const char *signature)
   tree unit = static_variable ("__sampler_unit", type,
 			       build_constructor (type, elts));
 
-  tree register_type = build_function_type_list
+  /* Registered by a constructor; unregistered by a destructor, before the
+     descriptor's memory goes (dlclose), so that the runtime keeps a copy
+     of the counts.  */
+  tree registry_type = build_function_type_list
     (void_type_node, build_pointer_type (type), NULL_TREE);
-  tree register_fn = build_fn_decl ("__sampler_register_unit", register_type);
-  TREE_PUBLIC (register_fn) = 1;
-  DECL_EXTERNAL (register_fn) = 1;
-  DECL_ARTIFICIAL (register_fn) = 1;
-  TREE_NOTHROW (register_fn) = 1;
-  cgraph_build_static_cdtor ('I', build_call_expr (register_fn, 1,
+  cgraph_build_static_cdtor ('I', build_call_expr (registry_function
+						   ("__sampler_register_unit",
+						    registry_type), 1,
+						   build_fold_addr_expr (unit)),
+			     DEFAULT_INIT_PRIORITY);
+  cgraph_build_static_cdtor ('D', build_call_expr (registry_function
+						   ("__sampler_unregister_unit",
+						    registry_type), 1,
 						   build_fold_addr_expr (unit)),
 			     DEFAULT_INIT_PRIORITY);
 }

@@ -1,5 +1,5 @@
 /* Configuration from the environment: SAMPLER_SPARSITY, SAMPLER_SEED,
-   SAMPLER_FILE and SAMPLER_REPORT_FD.  Bad values never stop the program:
+   SAMPLER_FILE, SAMPLER_REPORT_FD and SAMPLER_INTERVAL.  Bad values never stop the program:
    they switch sampling off and leave one warning line per bad variable on
    stderr.  */
 #include <errno.h>
@@ -65,13 +65,14 @@ static void set_off(struct sampler_config *config)
     config->report_fd_inode = 0;
     memcpy(config->report_file, SAMPLER_DEFAULT_REPORT_FILE,
            sizeof SAMPLER_DEFAULT_REPORT_FILE);
+    config->interval = 0;
 }
 
 int sampler_config_parse(const struct sampler_environment *env,
                          struct sampler_config *out, char *err, size_t errlen)
 {
     struct sampler_config parsed;
-    char expected[128];
+    char expected[160];
     size_t used = 0;
     bool valid = true;
     uint64_t value;
@@ -113,7 +114,8 @@ int sampler_config_parse(const struct sampler_environment *env,
             valid = false;
             snprintf(expected, sizeof expected,
                      "a path shorter than %d bytes where '%%' is followed "
-                     "only by 'p' (the pid) or '%%'", SAMPLER_PATH_MAX);
+                     "only by 'p' (the pid), 'h' (the host), 't' (the time) "
+                     "or '%%'", SAMPLER_PATH_MAX);
             report_bad_value(err, errlen, &used, "SAMPLER_FILE", env->file,
                              expected);
         }
@@ -128,6 +130,18 @@ int sampler_config_parse(const struct sampler_environment *env,
                      INT_MAX);
             report_bad_value(err, errlen, &used, "SAMPLER_REPORT_FD",
                              env->report_fd, expected);
+        }
+    }
+    if (env->interval != NULL && env->interval[0] != '\0') {
+        if (parse_decimal(env->interval, SAMPLER_INTERVAL_MAX, &value)) {
+            parsed.interval = (long)value;
+        } else {
+            valid = false;
+            snprintf(expected, sizeof expected,
+                     "0 (no interim reports) or a whole number of seconds "
+                     "from 1 to %ld", SAMPLER_INTERVAL_MAX);
+            report_bad_value(err, errlen, &used, "SAMPLER_INTERVAL",
+                             env->interval, expected);
         }
     }
 
@@ -189,6 +203,7 @@ void sampler_config_from_environment(struct sampler_config *out)
         .seed = getenv("SAMPLER_SEED"),
         .file = getenv("SAMPLER_FILE"),
         .report_fd = getenv("SAMPLER_REPORT_FD"),
+        .interval = getenv("SAMPLER_INTERVAL"),
     };
 
     if (sampler_config_parse(&env, out, err, sizeof err) != 0) {

@@ -1,14 +1,23 @@
-/* Reports: the counters of every registered unit, written at normal exit
-   (and on demand) in the text format of runtime/report-format.md.
+/* Reports: the counters of every registered unit, in the text format of
+   runtime/report-format.md, written when the process image ends (exit, a
+   fatal signal, exec), every SAMPLER_INTERVAL seconds, and on demand.
 
    A report goes to SAMPLER_REPORT_FD, or to a file named by SAMPLER_FILE.
    A file is written under a temporary name in the same directory and then
-   linked to its final name, which never replaces an existing file: a
-   report is complete under its final name, or not there at all.
+   given its final name, so that a report is complete under its final name
+   or not there at all.  The reports of one process image form a sequence:
+   each holds all the counts since the image started (or since the last
+   sampler_reset), so the first takes a name no other file has (link()
+   never replaces a file) and each later one takes the place of its
+   predecessor, which it contains -- but only while that file is still the
+   one this process wrote.  A directory of reports thus holds one file per
+   process image (and per reset), whose counts add up with no double
+   counting.
 
-   Writing uses only open/write/link and our own buffer: no stdio stream of
-   the program is touched, and no memory is allocated, which prepares the
-   way for reports from crash handlers.  */
+   Writing uses only system calls and static buffers: no stdio stream of
+   the program is touched, no memory is allocated and no lock of the C
+   library or the dynamic loader is taken, so that the same code writes the
+   report of a run that dies of a signal, from the signal handler.  */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -16,10 +25,12 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdio.h>      /* rename only: no streams */
+#include <stdatomic.h>
+#include <stdio.h>      /* rename and renameat2 only: no streams */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,6 +51,9 @@
 #define MAX_NAME_SUFFIX 9999
 /* How long a write to a full non-blocking descriptor may wait.  */
 #define WRITE_WAIT_MS 10000
+/* A fatal-signal handler waits at most this many milliseconds for another
+   thread's report to finish.  */
+#define SIGNAL_LOCK_WAIT_MS 3000
 
 /* ---- Output with our own buffer ----------------------------------------- */
 
@@ -135,12 +149,105 @@ static void output_decimal(struct output *out, unsigned long long value)
     output_text(out, format_decimal(value, digits));
 }
 
+
+/* ---- The lock, the scratch space and the sequence ----------------------- */
+
+/* The thread id of the report writer, 0 when none: a lock that a signal
+   handler can try without blocking for good, and that tells a thread
+   which already holds it (a crash while writing a report) from another.  */
+static atomic_int report_owner;
+
+/* Under the lock: static rather than on the stack, which may be a small
+   alternate signal stack.  */
+static struct {
+    struct output out;
+    char program[SAMPLER_PATH_MAX];
+    char path[SAMPLER_PATH_MAX];
+    char temporary[SAMPLER_PATH_MAX];
+    char claimed[SAMPLER_PATH_MAX];
+    char previous[SAMPLER_PATH_MAX];   /* the sequence's last report file */
+    struct utsname host;
+} scratch;
+
+/* Under the lock: whether the failure of the report being written goes
+   unsaid (an interim report failing again, as the last one did).  */
+static bool quiet_failure;
+
+/* Under the lock: where this process image is in its sequence of reports.  */
+static struct {
+    bool final;                  /* an exit, exec or signal report is written */
+    bool ended_by_signal;        /* ... for a signal: nothing follows */
+    bool exec_written;           /* the exec report is written */
+    unsigned long long interims; /* interim reports written */
+    unsigned long long resets;   /* sampler_reset calls (and failed execs) */
+    bool interim_failed;         /* the last interim report could not be written */
+    bool has_previous;           /* scratch.previous is the sequence's file */
+    dev_t previous_device;
+    ino_t previous_inode;
+} sequence;
+
+/* Takes the lock; false when the calling thread holds it already, or, from
+   a signal handler, when another thread keeps it too long.  */
+static bool acquire_lock(bool from_signal)
+{
+    const struct timespec pause = { 0, 1000000 };
+    int self = (int)gettid();
+
+    for (unsigned waited = 0;; waited++) {
+        int owner = 0;
+        if (atomic_compare_exchange_strong_explicit(&report_owner, &owner, self,
+                                                    memory_order_acquire,
+                                                    memory_order_relaxed))
+            return true;
+        if (owner == self || (from_signal && waited >= SIGNAL_LOCK_WAIT_MS))
+            return false;
+        nanosleep(&pause, NULL);
+    }
+}
+
+static void release_lock(void)
+{
+    atomic_store_explicit(&report_owner, 0, memory_order_release);
+}
+
+void sampler_report_lock(void)
+{
+    int cancel_state;
+
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
+    (void)acquire_lock(false);
+    pthread_setcancelstate(cancel_state, NULL);
+}
+
+void sampler_report_unlock(void)
+{
+    release_lock();
+}
+
 /* ---- The report's text -------------------------------------------------- */
 
-static void output_unit(const struct __sampler_unit *unit, void *context)
-{
-    struct output *out = context;
+struct report_context {
+    struct output *out;
+    const char *program;
+    bool first_unit;
+    const char *object;   /* of the last unit written */
+};
 
+static void output_unit(const struct __sampler_unit *unit, const char *object,
+                        void *data)
+{
+    struct report_context *context = data;
+    struct output *out = context->out;
+
+    /* Each unit belongs to the object named last: a new record when the
+       object changes.  */
+    if (context->first_unit || object != context->object) {
+        output_text(out, "object\t");
+        output_field(out, object != NULL ? object : context->program);
+        output_char(out, '\n');
+        context->first_unit = false;
+        context->object = object;
+    }
     output_text(out, "unit\t");
     output_field(out, unit->signature);
     output_char(out, '\t');
@@ -170,17 +277,6 @@ static void output_unit(const struct __sampler_unit *unit, void *context)
     }
 }
 
-/* Under report_lock: static rather than on the stack, which may be a small
-   alternate signal stack one day.  */
-static struct {
-    struct output out;
-    char program[SAMPLER_PATH_MAX];
-    char path[SAMPLER_PATH_MAX];
-    char temporary[SAMPLER_PATH_MAX];
-    char claimed[SAMPLER_PATH_MAX];
-} scratch;
-static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
-
 static const char *program_path(void)
 {
     ssize_t length = readlink("/proc/self/exe", scratch.program,
@@ -195,22 +291,42 @@ static const char *program_path(void)
 static void output_report(struct output *out, const struct sampler_config *config,
                           enum sampler_ending ending, int value)
 {
+    struct report_context context = { .out = out, .program = program_path(),
+                                      .first_unit = true };
+
     output_text(out, "sampler-report\t" REPORT_FORMAT_VERSION "\nprogram\t");
-    output_field(out, program_path());
+    output_field(out, context.program);
     output_text(out, "\npid\t");
     output_decimal(out, (unsigned long long)getpid());
     output_text(out, "\nsparsity\t");
-    output_decimal(out, (unsigned long long)config->sparsity);
+    output_decimal(out, (unsigned long long)sampler_current_sparsity());
     output_text(out, "\nseed\t");
     output_decimal(out, config->seed);
     output_char(out, '\n');
-    if (ending != SAMPLER_RUNNING) {
-        output_text(out, ending == SAMPLER_EXIT_STATUS ? "exit\tstatus\t"
-                                                       : "exit\tsignal\t");
-        output_decimal(out, (unsigned long long)value);
+    if (sequence.resets > 0) {
+        output_text(out, "reset\t");
+        output_decimal(out, sequence.resets);
         output_char(out, '\n');
     }
-    sampler_units_visit(output_unit, out);
+    switch (ending) {
+    case SAMPLER_INTERIM:
+        output_text(out, "interim\t");
+        output_decimal(out, sequence.interims + 1);
+        break;
+    case SAMPLER_EXIT_STATUS:
+        output_text(out, "exit\tstatus\t");
+        output_decimal(out, (unsigned long long)value);
+        break;
+    case SAMPLER_EXIT_SIGNAL:
+        output_text(out, "exit\tsignal\t");
+        output_decimal(out, (unsigned long long)value);
+        break;
+    case SAMPLER_EXIT_EXEC:
+        output_text(out, "exit\texec");
+        break;
+    }
+    output_char(out, '\n');
+    sampler_units_visit(output_unit, &context);
     output_text(out, "end\n");
     output_flush(out);
 }
@@ -227,7 +343,7 @@ bool sampler_report_pattern_valid(const char *pattern)
         if (*c != '%')
             continue;
         c++;
-        if (*c != 'p' && *c != '%')
+        if (*c != 'p' && *c != 'h' && *c != 't' && *c != '%')
             return false;
     }
     return true;
@@ -246,10 +362,14 @@ static bool append(char *buffer, size_t size, size_t *length, const char *text)
     return true;
 }
 
-long sampler_report_expand(const char *pattern, long pid, char *path, size_t size)
+
+long sampler_report_expand(const char *pattern,
+                           const struct sampler_name_values *values,
+                           char *path, size_t size)
 {
-    char digits[21];
-    const char *pid_text = format_decimal((unsigned long long)pid, digits);
+    char pid_digits[21], time_digits[21];
+    const char *pid_text = format_decimal((unsigned long long)values->pid, pid_digits);
+    const char *time_text = format_decimal((unsigned long long)values->time, time_digits);
     size_t length = 0;
 
     if (size == 0)
@@ -258,14 +378,28 @@ long sampler_report_expand(const char *pattern, long pid, char *path, size_t siz
     for (const char *c = pattern; *c != '\0'; c++) {
         char one[2] = { *c, '\0' };
         const char *piece = one;
-        if (c[0] == '%' && c[1] == 'p') {
-            piece = pid_text;
+        if (c[0] == '%' && c[1] != '\0') {
             c++;
-        } else if (c[0] == '%' && c[1] == '%') {
-            c++;
+            if (*c == 'p')
+                piece = pid_text;
+            else if (*c == 't')
+                piece = time_text;
+            else if (*c == 'h')
+                piece = NULL;
+            else
+                one[0] = *c;   /* %% */
         }
-        if (!append(path, size, &length, piece))
-            return -1;
+        if (piece != NULL) {
+            if (!append(path, size, &length, piece))
+                return -1;
+            continue;
+        }
+        /* The host name, which must not add directories.  */
+        for (const char *h = values->host; *h != '\0'; h++) {
+            char byte[2] = { *h == '/' ? '_' : *h, '\0' };
+            if (!append(path, size, &length, byte))
+                return -1;
+        }
     }
     return (long)length;
 }
@@ -350,12 +484,49 @@ static int claim_name(const char *temporary, const char *path)
     return -1;
 }
 
+
+static bool is_previous(const struct stat *status)
+{
+    return status->st_dev == sequence.previous_device
+           && status->st_ino == sequence.previous_inode;
+}
+
+/* Puts the finished temporary file in the place of the sequence's previous
+   report, which it contains, if that is still the file this process wrote
+   (the report stays where it is and may be moved or removed by anyone; a
+   new file under the same name is somebody else's).  RENAME_EXCHANGE swaps
+   the two atomically, so that the name always holds a complete report, and
+   swaps back if the file it got was not ours.  Returns true when the report
+   took the previous one's place; otherwise the caller gives it a new name,
+   and then removes the previous report if *remove_previous says so (no
+   exchange here: an old kernel, or a file system without it).  */
+static bool replace_previous(const char *temporary, bool *remove_previous)
+{
+    struct stat status;
+
+    *remove_previous = false;
+    if (renameat2(AT_FDCWD, temporary, AT_FDCWD, scratch.previous, RENAME_EXCHANGE) == 0) {
+        if (lstat(temporary, &status) == 0 && is_previous(&status)) {
+            unlink(temporary);
+            return true;
+        }
+        /* Not ours: back it goes.  Should that fail, the report stays in
+           the name and the other file under the temporary one, not lost.  */
+        return renameat2(AT_FDCWD, temporary, AT_FDCWD, scratch.previous,
+                         RENAME_EXCHANGE) != 0;
+    }
+    *remove_previous = errno != ENOENT;
+    return false;
+}
+
 /* ---- Destinations ------------------------------------------------------- */
 
 /* The warning for a failed report: why, from error, or reason if given.  */
 static void warn_cannot_write(const char *destination, bool quote, int error,
                               const char *reason)
 {
+    if (quiet_failure)
+        return;
     char message[1024];
     size_t length = 0;
     const char *description = reason != NULL ? reason : strerrordesc_np(error);
@@ -395,6 +566,7 @@ static void warn_cannot_write_descriptor(int fd, int error, const char *reason)
     warn_cannot_write(destination, false, error, reason);
 }
 
+
 static int write_to_descriptor(const struct sampler_config *config,
                                enum sampler_ending ending, int value)
 {
@@ -423,15 +595,23 @@ static int write_to_descriptor(const struct sampler_config *config,
     return -1;
 }
 
+
 static int write_to_file(const struct sampler_config *config,
                          enum sampler_ending ending, int value)
 {
     struct output *out = &scratch.out;
-    long pid = (long)getpid();
+    struct timespec now = { 0, 0 };
+    struct stat written;
     char digits[21];
     size_t length;
 
-    if (sampler_report_expand(config->report_file, pid, scratch.path,
+    if (uname(&scratch.host) != 0)
+        memcpy(scratch.host.nodename, "localhost", sizeof "localhost");
+    clock_gettime(CLOCK_REALTIME, &now);
+    const struct sampler_name_values values = {
+        .pid = (long)getpid(), .host = scratch.host.nodename, .time = now.tv_sec,
+    };
+    if (sampler_report_expand(config->report_file, &values, scratch.path,
                               sizeof scratch.path) < 0) {
         warn_cannot_write(config->report_file, true, ENAMETOOLONG, NULL);
         return -1;
@@ -441,7 +621,7 @@ static int write_to_file(const struct sampler_config *config,
     if (!append(scratch.temporary, sizeof scratch.temporary, &length, scratch.path)
         || !append(scratch.temporary, sizeof scratch.temporary, &length, ".tmp.")
         || !append(scratch.temporary, sizeof scratch.temporary, &length,
-                   format_decimal((unsigned long long)pid, digits))) {
+                   format_decimal((unsigned long long)values.pid, digits))) {
         warn_cannot_write(scratch.path, true, ENAMETOOLONG, NULL);
         return -1;
     }
@@ -454,16 +634,39 @@ static int write_to_file(const struct sampler_config *config,
     out->error = 0;
     out->used = 0;
     output_report(out, config, ending, value);
+    if (out->error == 0 && fstat(out->fd, &written) != 0)
+        out->error = errno;
     /* close reports late errors of some file systems (NFS quotas).  */
     if (close(out->fd) != 0 && out->error == 0 && errno != EINTR)
         out->error = errno;
-    if (out->error == 0 && claim_name(scratch.temporary, scratch.path) != 0)
-        out->error = errno;
-    if (out->error == 0)
-        return 0;
-    unlink(scratch.temporary);
-    warn_cannot_write(scratch.path, true, out->error, NULL);
-    return -1;
+
+    bool remove_previous = false;
+    const char *final_name = scratch.previous;
+    if (out->error == 0
+        && !(sequence.has_previous && replace_previous(scratch.temporary, &remove_previous))) {
+        if (claim_name(scratch.temporary, scratch.path) == 0)
+            final_name = scratch.claimed;
+        else
+            out->error = errno;
+    }
+    if (out->error != 0) {
+        unlink(scratch.temporary);
+        warn_cannot_write(scratch.path, true, out->error, NULL);
+        return -1;
+    }
+    if (remove_previous) {
+        struct stat status;
+        if (lstat(scratch.previous, &status) == 0 && is_previous(&status))
+            unlink(scratch.previous);
+    }
+    if (final_name != scratch.previous) {
+        length = 0;
+        append(scratch.previous, sizeof scratch.previous, &length, final_name);
+    }
+    sequence.has_previous = true;
+    sequence.previous_device = written.st_dev;
+    sequence.previous_inode = written.st_ino;
+    return 0;
 }
 
 /* Writing to a closed pipe or past the file size limit raises SIGPIPE or
@@ -475,13 +678,26 @@ struct quiet_signals {
     sigset_t pending_before;
 };
 
-static void quiet_signals_begin(struct quiet_signals *quiet)
+static void quiet_signals_begin(struct quiet_signals *quiet, bool block_fatal)
 {
     sigset_t blocked;
 
     sigemptyset(&blocked);
     sigaddset(&blocked, SIGPIPE);
     sigaddset(&blocked, SIGXFSZ);
+    /* A fatal signal sent while an interim or exit report is written waits
+       for it (and then has a report of its own); one raised by the writing
+       itself, a fault, kills the process at once, as the kernel does for
+       blocked faults.  (In a fatal-signal handler, signals.c deals with a
+       fault in the report.)  */
+    if (block_fatal) {
+        sigaddset(&blocked, SIGSEGV);
+        sigaddset(&blocked, SIGBUS);
+        sigaddset(&blocked, SIGFPE);
+        sigaddset(&blocked, SIGILL);
+        sigaddset(&blocked, SIGABRT);
+        sigaddset(&blocked, SIGTRAP);
+    }
     pthread_sigmask(SIG_BLOCK, &blocked, &quiet->previous_mask);
     sigpending(&quiet->pending_before);
 }
@@ -506,38 +722,129 @@ static void quiet_signals_end(struct quiet_signals *quiet)
     pthread_sigmask(SIG_SETMASK, &quiet->previous_mask, NULL);
 }
 
-int sampler_report_write(enum sampler_ending ending, int value)
-{
-    const struct sampler_config *config = sampler_config_get();
-    struct quiet_signals quiet;
-    int cancel_state;
-    int result;
 
-    if (config->sparsity == 0)
+/* Writes the report when it is due; the caller holds the lock.  */
+static int write_due_report(const struct sampler_config *config,
+                            enum sampler_ending ending, int value)
+{
+    /* Nothing follows the report of a fatal signal, and an interim report
+       would only repeat a final one.  */
+    if (sequence.ended_by_signal || (ending == SAMPLER_INTERIM && sequence.final))
+        return -1;
+    /* Interim reports that keep failing (a full disk, every
+       SAMPLER_INTERVAL seconds) warn once, until one is written.  */
+    quiet_failure = ending == SAMPLER_INTERIM && sequence.interim_failed;
+    int result = config->report_fd >= 0 ? write_to_descriptor(config, ending, value)
+                                        : write_to_file(config, ending, value);
+    quiet_failure = false;
+    if (ending == SAMPLER_INTERIM) {
+        sequence.interims += result == 0;
+        sequence.interim_failed = result != 0;
+    } else {
+        sequence.final = true;
+        sequence.ended_by_signal = ending == SAMPLER_EXIT_SIGNAL;
+        sequence.exec_written = ending == SAMPLER_EXIT_EXEC && result == 0;
+    }
+    return result;
+}
+
+static int write_report(enum sampler_ending ending, int value, bool from_signal)
+{
+    const struct sampler_config *config = sampler_config_if_ready();
+    struct quiet_signals quiet;
+    int cancel_state = PTHREAD_CANCEL_ENABLE;
+    int result = -1;
+
+    /* A process made by vfork or clone shares its parent's memory: its
+       counts are the parent's to report.  */
+    if (config == NULL || config->sparsity == 0 || getpid() != sampler_process_pid())
         return -1;
     int saved_errno = errno;
-    /* write() is a cancellation point: a thread cancelled mid-report would
-       leave report_lock held, and the exit report waiting for it.  */
-    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
-    pthread_mutex_lock(&report_lock);
-    quiet_signals_begin(&quiet);
-    if (config->report_fd >= 0)
-        result = write_to_descriptor(config, ending, value);
-    else
-        result = write_to_file(config, ending, value);
-    quiet_signals_end(&quiet);
-    pthread_mutex_unlock(&report_lock);
-    pthread_setcancelstate(cancel_state, NULL);
+    /* The writes are cancellation points: a thread cancelled mid-report
+       would leave the lock held.  (Not from a signal handler, where this
+       is not async-signal-safe and a crashing thread is not cancelled.)  */
+    if (!from_signal)
+        pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
+    if (acquire_lock(from_signal)) {
+        quiet_signals_begin(&quiet, !from_signal);
+        result = write_due_report(config, ending, value);
+        quiet_signals_end(&quiet);
+        release_lock();
+    }
+    if (!from_signal)
+        pthread_setcancelstate(cancel_state, NULL);
     errno = saved_errno;
     return result;
 }
 
-SAMPLER_EXPORT int sampler_write_report(void)
+int sampler_report_write(enum sampler_ending ending, int value)
 {
-    return sampler_report_write(SAMPLER_RUNNING, 0);
+    return write_report(ending, value, false);
 }
 
-/* ---- At exit ------------------------------------------------------------ */
+int sampler_report_write_from_signal(enum sampler_ending ending, int value)
+{
+    return write_report(ending, value, true);
+}
+
+SAMPLER_EXPORT int sampler_dump(void)
+{
+    return sampler_report_write(SAMPLER_INTERIM, 0);
+}
+
+SAMPLER_EXPORT int sampler_write_report(void)
+{
+    return sampler_dump();
+}
+
+/* Under the lock: later reports count from zero and start a new file.  */
+static void start_new_sequence(void)
+{
+    sampler_units_zero();
+    sequence.resets++;
+    sequence.has_previous = false;
+    sequence.final = false;
+    sequence.exec_written = false;
+}
+
+void sampler_report_reset(void)
+{
+    sampler_report_lock();
+    start_new_sequence();
+    sampler_report_unlock();
+}
+
+SAMPLER_EXPORT int sampler_reset(void)
+{
+    if (sampler_config_get()->sparsity == 0)
+        return -1;
+    int saved_errno = errno;
+    sampler_report_reset();
+    errno = saved_errno;
+    return 0;
+}
+
+/* ---- Exec ----------------------------------------------------------------- */
+
+bool sampler_report_before_exec(void)
+{
+    return sampler_report_write(SAMPLER_EXIT_EXEC, 0) == 0;
+}
+
+/* The image goes on: the exec report holds its counts so far, so they
+   start again from zero (counts made by other threads between the report
+   and now are lost); if the report was not written, the counts stay for
+   the next one.  */
+void sampler_report_after_failed_exec(void)
+{
+    sampler_report_lock();
+    if (sequence.exec_written)
+        start_new_sequence();
+    sequence.final = false;
+    sampler_report_unlock();
+}
+
+/* ---- At exit, and fork ---------------------------------------------------- */
 
 static void report_at_exit(int status, void *unused)
 {
@@ -546,14 +853,22 @@ static void report_at_exit(int status, void *unused)
     (void)sampler_report_write(SAMPLER_EXIT_STATUS, status & 0xff);
 }
 
-static void lock_reports(void)
+void sampler_report_fork_prepare(void)
 {
-    pthread_mutex_lock(&report_lock);
+    sampler_report_lock();
 }
 
-static void unlock_reports(void)
+void sampler_report_fork_parent(void)
 {
-    pthread_mutex_unlock(&report_lock);
+    release_lock();
+}
+
+/* The child's reports are its own: a sequence of its own, from zero (the
+   caller zeroes the counters).  */
+void sampler_report_fork_child(void)
+{
+    memset(&sequence, 0, sizeof sequence);
+    release_lock();
 }
 
 /* The exit handler is code of the object that holds the runtime; if a
@@ -568,7 +883,7 @@ static void keep_runtime_loaded(void)
 
     if (dladdr1 == NULL || dlopen == NULL)
         return;
-    if (dladdr1(&report_lock, &info, (void **)&map, RTLD_DL_LINKMAP) == 0
+    if (dladdr1(&report_owner, &info, (void **)&map, RTLD_DL_LINKMAP) == 0
         || map == NULL || map->l_name == NULL || map->l_name[0] == '\0')
         return;   /* the main program: never unloaded */
     if (dlopen(map->l_name, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE) == NULL
@@ -576,9 +891,9 @@ static void keep_runtime_loaded(void)
         (void)dlerror();   /* leave no error for the program to find */
 }
 
+
 void sampler_report_arm(void)
 {
     keep_runtime_loaded();
-    (void)pthread_atfork(lock_reports, unlock_reports, unlock_reports);
     (void)on_exit(report_at_exit, NULL);
 }

@@ -70,9 +70,12 @@ long __sampler_thread_start_preserving(void);
 /* ---- Units, counters and site tables --------------------------------------
 
    Every instrumented translation unit (a "unit") has one descriptor, built by
-   the plugin as a static variable and registered from a constructor the
-   plugin emits.  Registration must work before the runtime's own
-   constructors have run.  */
+   the plugin as a static variable, registered from a constructor and
+   unregistered from a destructor that the plugin emits.  Registration must
+   work before the runtime's own constructors have run.  Unregistration
+   comes before the descriptor's memory goes (dlclose, or the end of the
+   process); the runtime then keeps a copy of the unit's final counts, so
+   that the reports written later still hold them.  */
 
 #define SAMPLER_ABI_VERSION 1
 
@@ -93,6 +96,7 @@ struct __sampler_unit {
 };
 
 void __sampler_register_unit(struct __sampler_unit *unit);
+void __sampler_unregister_unit(struct __sampler_unit *unit);
 
 /* Counters are bumped on the slow path with relaxed atomic adds, inline.
    Observations that are not plain counts go through these (slow path only):
@@ -150,5 +154,29 @@ void __sampler_observe_float_kind(unsigned long long *counters, long double valu
      bounds            3: count,min,max      (predicate names the variable and its
                                               kind: signed, unsigned or double)  */
 #define SAMPLER_SITE_SECTION ".debug_sampler_sites"
+
+/* ---- Calls the plugin redirects to the runtime ------------------------------
+
+   In every function it compiles, the plugin replaces direct calls to these
+   C library functions (X(function, wrapper), by assembler name) by calls
+   to the runtime's wrapper, which has the same type: the exec family (the
+   image's report is written before it is replaced), daemon (whose parent
+   leaves with _exit: its counts so far go into an interim report first,
+   since the child counts from zero), pthread_create
+   (threads numbered in creation order get their random streams from that
+   number, and an alternate signal stack), and signal, sysv_signal and
+   sigaction (the program's handlers for fatal signals are chained from the
+   runtime's, which stay installed; strict ISO C's signal is glibc's
+   __sysv_signal).  Each wrapper behaves as the function it wraps when
+   sampling is off.  */
+#define SAMPLER_REDIRECTED_FUNCTIONS(X)                                       \
+    X(execl, __sampler_execl) X(execle, __sampler_execle)                     \
+    X(execlp, __sampler_execlp) X(execv, __sampler_execv)                     \
+    X(execve, __sampler_execve) X(execvp, __sampler_execvp)                   \
+    X(execvpe, __sampler_execvpe) X(fexecve, __sampler_fexecve)               \
+    X(daemon, __sampler_daemon)                                               \
+    X(pthread_create, __sampler_pthread_create)                               \
+    X(signal, __sampler_signal) X(sysv_signal, __sampler_sysv_signal)         \
+    X(__sysv_signal, __sampler_sysv_signal) X(sigaction, __sampler_sigaction)
 
 #endif

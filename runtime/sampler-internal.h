@@ -24,6 +24,9 @@
 /* Where reports go when neither SAMPLER_REPORT_FD nor SAMPLER_FILE is set.  */
 #define SAMPLER_DEFAULT_REPORT_FILE "sampler-%p.report"
 
+/* Largest accepted SAMPLER_INTERVAL, in seconds (a year).  */
+#define SAMPLER_INTERVAL_MAX 31536000L
+
 struct sampler_config {
     long sparsity;   /* inverse density; 0 means sampling is off */
     bool seeded;     /* the seed came from SAMPLER_SEED, so runs repeat */
@@ -38,6 +41,7 @@ struct sampler_config {
        the default; absolute once sampler_config_from_environment has
        resolved it against the starting directory.  */
     char report_file[SAMPLER_PATH_MAX];
+    long interval;   /* SAMPLER_INTERVAL: seconds between interim reports; 0: none */
 };
 
 /* The values of the variables that configure a run; NULL means unset.  */
@@ -46,6 +50,7 @@ struct sampler_environment {
     const char *seed;        /* SAMPLER_SEED */
     const char *file;        /* SAMPLER_FILE */
     const char *report_fd;   /* SAMPLER_REPORT_FD */
+    const char *interval;    /* SAMPLER_INTERVAL */
 };
 
 /* Parses the variables' values.  Returns 0 when all are valid.  Otherwise
@@ -72,13 +77,32 @@ uint64_t sampler_fresh_seed(void);
 /* A bijective 64-bit mixer (splitmix64's finaliser).  */
 uint64_t sampler_mix64(uint64_t value);
 
-/* The generator seed of the stream of the thread started order-th from
-   base.  Distinct orders give distinct seeds for the same base.  */
+/* Thread numbers (see countdown.c): the main thread is 0, threads created
+   by instrumented code 1, 2, ... in creation order, and the others from
+   this number on, in the order they start sampling.  */
+#define SAMPLER_LAZY_ORDER_BASE (1UL << 31)
+
+/* The generator seed of the stream of thread number order from base.
+   Orders that differ modulo 2^32 give distinct seeds for the same base.  */
 uint32_t sampler_stream_seed(uint64_t base, unsigned long order);
 
 /* The process configuration, read from the environment on first use
    (thread-safe).  */
 const struct sampler_config *sampler_config_get(void);
+
+/* The same, for signal handlers: no pthread_once.  NULL until the process
+   has been configured.  */
+const struct sampler_config *sampler_config_if_ready(void);
+
+/* The sparsity in effect now: the configured one, or the last one given to
+   sampler_set_sparsity.  */
+long sampler_current_sparsity(void);
+
+/* The pid of this process as the runtime knows it: set when it configures
+   itself and in the child after fork.  A process whose getpid() differs was
+   made without fork() (vfork, clone) and shares its parent's memory or
+   counts: it writes no report.  */
+long sampler_process_pid(void);
 
 /* A stream of geometric countdowns with mean sparsity (>= 1): a generator
    and its bank of pre-drawn values.  Streams are not thread-safe; each
@@ -136,13 +160,23 @@ void sampler_warn(const char *message);
 
 /* ---- Units --------------------------------------------------------------- */
 
-/* Calls visit on every registered unit that is still loaded, in
-   registration order, each once.  Units of objects unloaded by dlclose are
-   left out (their memory is gone).  Lock-free: safe while other threads
-   register units.  */
+/* Calls visit on every registered unit, in registration order, each once,
+   with the name of the loaded object it belongs to (NULL: the program
+   itself).  A unit unregistered by its object's destructor (dlclose) is
+   visited as the runtime's copy of its descriptor and final counts.
+   Lock-free and async-signal-safe; safe while other threads register
+   units.  */
 void sampler_units_visit(void (*visit)(const struct __sampler_unit *unit,
-                                       void *context),
+                                       const char *object, void *context),
                          void *context);
+
+/* Sets every counter of every unit to zero (sampler_reset, and the child
+   after fork).  */
+void sampler_units_zero(void);
+
+/* Serialise registration with fork (see sampler_fork_prepare).  */
+void sampler_units_lock(void);
+void sampler_units_unlock(void);
 
 /* Whether unit is well-formed for this runtime; if not, describes the
    problem in problem (one line, no newline).  */
@@ -151,29 +185,91 @@ bool sampler_unit_is_valid(const struct __sampler_unit *unit, char *problem,
 
 /* ---- Reports --------------------------------------------------------------- */
 
-/* How the run ended, as the report's "exit" record says.  */
+/* What a report says about the run: an "interim" record, or how the
+   process image ended ("exit" record).  */
 enum sampler_ending {
-    SAMPLER_RUNNING,       /* report written on demand: no exit record */
+    SAMPLER_INTERIM,       /* written while the run goes on */
     SAMPLER_EXIT_STATUS,   /* normal exit, with its status */
     SAMPLER_EXIT_SIGNAL,   /* killed by a signal, with its number */
+    SAMPLER_EXIT_EXEC,     /* the image is about to be replaced by exec */
+};
+
+/* What the %-sequences of SAMPLER_FILE stand for in one report's name.  */
+struct sampler_name_values {
+    long pid;              /* %p */
+    const char *host;      /* %h */
+    long long time;        /* %t: seconds since the Epoch */
 };
 
 /* Whether pattern is a valid SAMPLER_FILE: not empty, shorter than
-   SAMPLER_PATH_MAX, and '%' followed only by 'p' (the pid) or '%'.  */
+   SAMPLER_PATH_MAX, and '%' followed only by 'p' (the pid), 'h' (the host
+   name), 't' (the time) or '%'.  */
 bool sampler_report_pattern_valid(const char *pattern);
 
-/* Expands %p to pid and %% to % into path (size bytes).  Returns the
-   length, or -1 when the result does not fit.  */
-long sampler_report_expand(const char *pattern, long pid, char *path,
-                           size_t size);
+/* Expands the pattern into path (size bytes); a '/' in the host name
+   becomes '_'.  Returns the length, or -1 when the result does not fit.
+   Async-signal-safe.  */
+long sampler_report_expand(const char *pattern,
+                           const struct sampler_name_values *values,
+                           char *path, size_t size);
 
 /* Writes a report of the run now to the configured destination.  Returns 0
-   on success, -1 when sampling is off or on failure (after one warning
-   line on stderr).  Keeps errno.  */
+   on success, -1 when sampling is off, when the report is not due (an
+   interim report after a final one, a process not made by fork) or on
+   failure (after one warning line on stderr).  Keeps errno.  */
 int sampler_report_write(enum sampler_ending ending, int value);
+
+/* The same from a fatal-signal handler: async-signal-safe, and it gives up
+   (returns -1, writes nothing) rather than wait long for another thread's
+   report, or when the calling thread is itself writing one.  */
+int sampler_report_write_from_signal(enum sampler_ending ending, int value);
+
+/* Around exec: sampler_report_before_exec writes the report of the image
+   (exit exec) and returns whether it did; if the exec then fails,
+   sampler_report_after_failed_exec resets the counters, so that nothing is
+   counted twice, and the run goes on.  */
+bool sampler_report_before_exec(void);
+void sampler_report_after_failed_exec(void);
+
+/* The lock that every report holds while it reads the counters.  */
+void sampler_report_lock(void);
+void sampler_report_unlock(void);
+
+/* sampler_reset under the report lock: zeroes the counters and starts a
+   new report sequence (see report.c).  */
+void sampler_report_reset(void);
 
 /* Arranges for the report at normal exit, once per process, when sampling
    is on (called by the process configuration).  */
 void sampler_report_arm(void);
+
+/* Fork handlers of the report writer: hold the report lock across fork; in
+   the child, start afresh (no previous report, new pid).  */
+void sampler_report_fork_prepare(void);
+void sampler_report_fork_parent(void);
+void sampler_report_fork_child(void);
+
+/* Starts the thread that writes interim reports every config->interval
+   seconds (no-op without an interval).  Called at configuration and in the
+   child after fork.  */
+void sampler_interval_start(const struct sampler_config *config);
+
+/* ---- Signals ------------------------------------------------------------- */
+
+/* Installs the fatal-signal handlers (SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+   SIGABRT, SIGTRAP) and an alternate signal stack for the calling (main)
+   thread, when sampling is on.  */
+void sampler_signals_arm(void);
+
+/* An alternate signal stack for a new thread, if it has none, so that a
+   stack overflow can still be reported; returns what
+   sampler_signals_thread_end must free (or NULL).  */
+void *sampler_signals_thread_begin(void);
+void sampler_signals_thread_end(void *altstack);
+
+/* Serialise changes to the program's dispositions with fork.  */
+void sampler_signals_fork_prepare(void);
+void sampler_signals_fork_parent(void);
+void sampler_signals_fork_child(void);
 
 #endif

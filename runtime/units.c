@@ -1,15 +1,20 @@
 /* The registry of instrumented units.  Every instrumented object file
    registers its unit descriptor from a constructor, possibly before the
    runtime's own constructors, and possibly late, from a DSO loaded with
-   dlopen (in any thread).
+   dlopen (in any thread); it unregisters it from a destructor, before the
+   descriptor's memory goes.
 
    The registry does not chain the descriptors through their `next` field:
    a DSO unloaded with dlclose takes its descriptors with it, and a list
    running through them would break there.  It keeps its own nodes instead,
    appended under a mutex (registration is rare) and published with release
-   stores, so that readers walk the list without locking.  Each node
-   remembers which loaded object holds its descriptor, so that readers can
-   leave out units whose object has been unloaded since.  */
+   stores, so that readers -- the report writer, also from a signal handler
+   -- walk the list without locking and without calling into the dynamic
+   loader.  Each node remembers the loaded object its unit came from, so
+   that a report can tell apart two objects built from the same source.
+   When a unit is unregistered, its node switches to a copy of the
+   descriptor with the unit's final counts, made under the report lock so
+   that no report is reading the original as it goes.  */
 #include <errno.h>
 #include <link.h>
 #include <pthread.h>
@@ -22,37 +27,34 @@
 #include "sampler-internal.h"
 
 struct unit_node {
-    struct __sampler_unit *unit;
-    /* The loaded object that held the descriptor at registration, if any:
-       its load address and a hash of its name.  */
-    bool in_object;
-    uintptr_t object_base;
-    uint64_t object_name_hash;
-    /* Objects unloaded in the process before registration: while this
-       does not change, nothing can have been unloaded since.  */
-    unsigned long long unloads;
-    /* Set when another object took over the descriptor's address.  */
-    atomic_bool retired;
+    struct __sampler_unit *descriptor;   /* as registered: the set's key */
+    /* What reports read: the descriptor, or once it is unregistered the
+       runtime's copy of it; NULL if that copy could not be made.  */
+    struct __sampler_unit *_Atomic unit;
+    const char *object;                  /* NULL: the program itself */
+    bool unregistered;                   /* under registry_lock */
     struct unit_node *_Atomic next;
+};
+
+/* A loaded object that registered units: its load address and name as the
+   loader gives them, and the absolute name reports show.  */
+struct object_name {
+    uintptr_t base;
+    char *loader_name;
+    char *name;
+    struct object_name *next;
 };
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct unit_node *_Atomic registry_head;
-/* Under registry_lock: the last node, and a hash set of the nodes by
-   descriptor (open addressing, at most half full) to drop duplicates.  */
+/* Under registry_lock: the last node, the names of objects seen, and a
+   hash set of the registered nodes by descriptor (open addressing, at most
+   half full) to drop duplicates.  */
 static struct unit_node *registry_tail;
+static struct object_name *objects;
 static struct unit_node **registered;
 static size_t registered_capacity;
 static size_t registered_count;
-
-static uint64_t hash_name(const char *name)
-{
-    uint64_t hash = UINT64_C(0xcbf29ce484222325);   /* FNV-1a */
-
-    for (; *name != '\0'; name++)
-        hash = (hash ^ (unsigned char)*name) * UINT64_C(0x100000001b3);
-    return hash;
-}
 
 /* ---- Which loaded object holds an address ------------------------------- */
 
@@ -60,8 +62,8 @@ struct object_search {
     uintptr_t address;
     bool found;
     uintptr_t base;
-    uint64_t name_hash;
-    unsigned long long unloads;
+    const char *loader_name;   /* valid during the search only */
+    char *name;                /* the object_name's, once found */
 };
 
 static bool object_has_address(const struct dl_phdr_info *info, uintptr_t address)
@@ -76,72 +78,74 @@ static bool object_has_address(const struct dl_phdr_info *info, uintptr_t addres
     return false;
 }
 
+/* The absolute name of a loaded object, made once per object (under
+   registry_lock); NULL for the program itself, or when out of memory.  */
+static char *object_name_for(uintptr_t base, const char *loader_name)
+{
+    if (loader_name == NULL || loader_name[0] == '\0')
+        return NULL;
+    for (struct object_name *known = objects; known != NULL; known = known->next)
+        if (known->base == base && strcmp(known->loader_name, loader_name) == 0)
+            return known->name;
+    struct object_name *object = malloc(sizeof *object);
+    if (object == NULL)
+        return NULL;
+    object->base = base;
+    object->loader_name = strdup(loader_name);
+    /* dlopen("./x.so") keeps the name as given: make it absolute, so that
+       it still names the file after the program changes directory.  */
+    object->name = loader_name[0] == '/' ? NULL : realpath(loader_name, NULL);
+    if (object->name == NULL)
+        object->name = strdup(loader_name);
+    if (object->loader_name == NULL || object->name == NULL) {
+        free(object->loader_name);
+        free(object->name);
+        free(object);
+        return NULL;
+    }
+    object->next = objects;
+    objects = object;
+    return object->name;
+}
+
 static int search_object(struct dl_phdr_info *info, size_t size, void *data)
 {
     struct object_search *search = data;
 
-    /* dlpi_subs came with glibc 2.4; without it, every check looks.  */
-    if (size >= offsetof(struct dl_phdr_info, dlpi_subs) + sizeof info->dlpi_subs)
-        search->unloads = info->dlpi_subs;
+    (void)size;
     if (!object_has_address(info, search->address))
         return 0;
     search->found = true;
     search->base = info->dlpi_addr;
-    search->name_hash = hash_name(info->dlpi_name != NULL ? info->dlpi_name : "");
+    search->loader_name = info->dlpi_name;
+    search->name = object_name_for(info->dlpi_addr, info->dlpi_name);
     return 1;
-}
-
-static struct object_search find_object(const void *address)
-{
-    struct object_search search = { .address = (uintptr_t)address };
-
-    dl_iterate_phdr(search_object, &search);
-    return search;
-}
-
-static int count_unloads(struct dl_phdr_info *info, size_t size, void *data)
-{
-    unsigned long long *unloads = data;
-
-    if (size >= offsetof(struct dl_phdr_info, dlpi_subs) + sizeof info->dlpi_subs)
-        *unloads = info->dlpi_subs;
-    else
-        *unloads = ~0ULL;
-    return 1;
-}
-
-/* Whether the node's descriptor is still in the object it was registered
-   from: the same load address and name.  A descriptor outside every object
-   at registration (not from a loaded object) is taken to live forever.  */
-static bool same_object(const struct unit_node *node,
-                        const struct object_search *object)
-{
-    return object->found == node->in_object
-           && (!object->found || (object->base == node->object_base
-                                  && object->name_hash == node->object_name_hash));
-}
-
-static bool node_loaded(struct unit_node *node, unsigned long long unloads)
-{
-    if (atomic_load_explicit(&node->retired, memory_order_relaxed))
-        return false;
-    if (!node->in_object || node->unloads == unloads)
-        return true;
-    struct object_search now = find_object(node->unit);
-    return same_object(node, &now);
 }
 
 /* ---- The set of registered descriptors ---------------------------------- */
 
-/* The slot holding unit's node, or the empty slot where it would go;
-   NULL while the set has no room at all.  */
-static struct unit_node **set_slot(struct unit_node **slots, size_t capacity,
-                                   const struct __sampler_unit *unit)
+static size_t first_slot(const struct __sampler_unit *unit, size_t capacity)
 {
-    if (capacity == 0)
+    return (size_t)sampler_mix64((uint64_t)(uintptr_t)unit) & (capacity - 1);
+}
+
+/* The slot of unit's registered (not unregistered) node, or NULL.  */
+static struct unit_node **find_registered(const struct __sampler_unit *unit)
+{
+    if (registered_capacity == 0)
         return NULL;
-    size_t i = (size_t)sampler_mix64((uint64_t)(uintptr_t)unit) & (capacity - 1);
-    while (slots[i] != NULL && slots[i]->unit != unit)
+    for (size_t i = first_slot(unit, registered_capacity); registered[i] != NULL;
+         i = (i + 1) & (registered_capacity - 1))
+        if (registered[i]->descriptor == unit && !registered[i]->unregistered)
+            return &registered[i];
+    return NULL;
+}
+
+static struct unit_node **empty_slot(struct unit_node **slots, size_t capacity,
+                                     const struct __sampler_unit *unit)
+{
+    size_t i = first_slot(unit, capacity);
+    while (slots[i] != NULL)
         i = (i + 1) & (capacity - 1);
     return &slots[i];
 }
@@ -157,7 +161,7 @@ static bool set_reserve(void)
         return false;
     for (size_t i = 0; i < registered_capacity; i++)
         if (registered[i] != NULL)
-            *set_slot(slots, capacity, registered[i]->unit) = registered[i];
+            *empty_slot(slots, capacity, registered[i]->descriptor) = registered[i];
     free(registered);
     registered = slots;
     registered_capacity = capacity;
@@ -239,40 +243,29 @@ static void warn_bad_unit(const struct __sampler_unit *unit, const char *problem
 
 static void register_valid_unit(struct __sampler_unit *unit)
 {
-    struct object_search object = find_object(unit);
-
     pthread_mutex_lock(&registry_lock);
-    struct unit_node **slot = set_slot(registered, registered_capacity, unit);
-    struct unit_node *old = slot != NULL ? *slot : NULL;
-    /* The same descriptor again (registered twice, or its object reloaded
-       at the same place) is the same unit.  */
-    if (old != NULL && same_object(old, &object)) {
+    /* The same descriptor again (registered twice) is the same unit.  */
+    if (find_registered(unit) != NULL) {
         pthread_mutex_unlock(&registry_lock);
         return;
     }
+    struct object_search object = { .address = (uintptr_t)unit };
+    dl_iterate_phdr(search_object, &object);
     struct unit_node *node = malloc(sizeof *node);
-    if (node == NULL || (old == NULL && !set_reserve())) {
+    if (node == NULL || !set_reserve()) {
         /* Out of memory: the unit goes unreported rather than the program
            failing.  */
         pthread_mutex_unlock(&registry_lock);
         free(node);
         return;
     }
-    node->unit = unit;
-    node->in_object = object.found;
-    node->object_base = object.base;
-    node->object_name_hash = object.name_hash;
-    node->unloads = object.unloads;
-    atomic_init(&node->retired, false);
+    node->descriptor = unit;
+    atomic_init(&node->unit, unit);
+    node->object = object.name;
+    node->unregistered = false;
     atomic_init(&node->next, NULL);
-    if (old != NULL) {
-        /* Another object now lives where the old one was unloaded.  */
-        atomic_store_explicit(&old->retired, true, memory_order_relaxed);
-        *slot = node;
-    } else {
-        *set_slot(registered, registered_capacity, unit) = node;
-        registered_count++;
-    }
+    *empty_slot(registered, registered_capacity, unit) = node;
+    registered_count++;
     /* Release: a reader that sees the node sees it filled in.  */
     if (registry_tail == NULL)
         atomic_store_explicit(&registry_head, node, memory_order_release);
@@ -282,27 +275,18 @@ static void register_valid_unit(struct __sampler_unit *unit)
     pthread_mutex_unlock(&registry_lock);
 }
 
-static void lock_registry(void)
+void sampler_units_lock(void)
 {
     pthread_mutex_lock(&registry_lock);
 }
 
-static void unlock_registry(void)
+void sampler_units_unlock(void)
 {
     pthread_mutex_unlock(&registry_lock);
 }
 
-/* A fork while another thread registers (a dlopen in progress) must not
-   leave the child's registry locked for good.  */
-static void arm_fork_handlers(void)
-{
-    (void)pthread_atfork(lock_registry, unlock_registry, unlock_registry);
-}
-
 SAMPLER_EXPORT void __sampler_register_unit(struct __sampler_unit *unit)
 {
-    static pthread_once_t fork_handlers_once = PTHREAD_ONCE_INIT;
-
     if (unit == NULL)
         return;
     int saved_errno = errno;
@@ -310,29 +294,111 @@ SAMPLER_EXPORT void __sampler_register_unit(struct __sampler_unit *unit)
        registry stays empty, and costs nothing.  */
     if (sampler_config_get()->sparsity != 0) {
         char problem[256];
-        if (sampler_unit_is_valid(unit, problem, sizeof problem)) {
-            pthread_once(&fork_handlers_once, arm_fork_handlers);
+        if (sampler_unit_is_valid(unit, problem, sizeof problem))
             register_valid_unit(unit);
-        } else {
+        else
             warn_bad_unit(unit, problem);
-        }
     }
     errno = saved_errno;
 }
 
+/* One allocation holding a copy of unit: descriptor, site offsets,
+   signature, source and room for the counters (filled in by the caller).  */
+static struct __sampler_unit *copy_unit(const struct __sampler_unit *unit)
+{
+    size_t offsets_size = unit->site_offsets != NULL
+                          ? ((size_t)unit->n_sites + 1) * sizeof *unit->site_offsets : 0;
+    size_t counters_size = (size_t)unit->n_counters * sizeof *unit->counters;
+    size_t signature_size = strlen(unit->signature) + 1;
+    size_t source_size = unit->source != NULL ? strlen(unit->source) + 1 : 0;
+    /* Counters first after the descriptor, where they are aligned.  */
+    struct copy {
+        struct __sampler_unit unit;
+        unsigned long long counters[];
+    } *copy = malloc(sizeof *copy + counters_size + offsets_size + signature_size
+                     + source_size);
+
+    if (copy == NULL)
+        return NULL;
+    char *rest = (char *)copy->counters + counters_size;
+    copy->unit = *unit;
+    copy->unit.next = NULL;
+    copy->unit.counters = copy->counters;
+    if (offsets_size > 0) {
+        memcpy(rest, unit->site_offsets, offsets_size);
+        copy->unit.site_offsets = (const unsigned *)rest;
+        rest += offsets_size;
+    }
+    memcpy(rest, unit->signature, signature_size);
+    copy->unit.signature = rest;
+    rest += signature_size;
+    if (source_size > 0) {
+        memcpy(rest, unit->source, source_size);
+        copy->unit.source = rest;
+    }
+    return &copy->unit;
+}
+
+SAMPLER_EXPORT void __sampler_unregister_unit(struct __sampler_unit *unit)
+{
+    if (unit == NULL)
+        return;
+    int saved_errno = errno;
+    pthread_mutex_lock(&registry_lock);
+    struct unit_node **slot = find_registered(unit);
+    if (slot != NULL) {
+        struct unit_node *node = *slot;
+        struct __sampler_unit *copy = copy_unit(unit);
+        if (copy == NULL) {
+            char quoted[SAMPLER_QUOTED_SIZE(128)];
+            char message[1024];
+            sampler_quote(unit->source != NULL ? unit->source : "?", 128, quoted);
+            snprintf(message, sizeof message,
+                     "sampler: out of memory: the counts of the unloaded unit "
+                     "'%s' are not reported", quoted);
+            sampler_warn(message);
+        }
+        /* No report may be reading the descriptor when its object goes.  */
+        sampler_report_lock();
+        if (copy != NULL)
+            for (unsigned i = 0; i < unit->n_counters; i++)
+                copy->counters[i] = __atomic_load_n(&unit->counters[i], __ATOMIC_RELAXED);
+        atomic_store_explicit(&node->unit, copy, memory_order_release);
+        sampler_report_unlock();
+        node->unregistered = true;
+    }
+    pthread_mutex_unlock(&registry_lock);
+    errno = saved_errno;
+}
+
 void sampler_units_visit(void (*visit)(const struct __sampler_unit *unit,
-                                       void *context),
+                                       const char *object, void *context),
                          void *context)
 {
-    unsigned long long unloads = 0;
-    struct unit_node *node = atomic_load_explicit(&registry_head,
-                                                  memory_order_acquire);
+    for (struct unit_node *node = atomic_load_explicit(&registry_head,
+                                                       memory_order_acquire);
+         node != NULL;
+         node = atomic_load_explicit(&node->next, memory_order_acquire)) {
+        const struct __sampler_unit *unit
+            = atomic_load_explicit(&node->unit, memory_order_acquire);
+        if (unit != NULL)
+            visit(unit, node->object, context);
+    }
+}
 
-    if (node == NULL)
-        return;
-    dl_iterate_phdr(count_unloads, &unloads);
-    for (; node != NULL;
-         node = atomic_load_explicit(&node->next, memory_order_acquire))
-        if (node_loaded(node, unloads))
-            visit(node->unit, context);
+/* Only the counters that are not zero are written: in the child of a
+   fork, every page written is copied, and most counters are zero.  */
+static void zero_counters(const struct __sampler_unit *unit, const char *object,
+                          void *unused)
+{
+    (void)object;
+    (void)unused;
+    for (unsigned i = 0; i < unit->n_counters; i++)
+        if (__atomic_load_n(&unit->counters[i], __ATOMIC_RELAXED) != 0)
+            __atomic_store_n(&unit->counters[i], 0, __ATOMIC_RELAXED);
+}
+
+void sampler_units_zero(void)
+{
+    sampler_units_visit(zero_counters, NULL);
 }

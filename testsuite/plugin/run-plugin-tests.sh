@@ -228,5 +228,39 @@ for prog in prog prog2 prog3 prog4; do
 done
 if "$wrapper" --version >/dev/null 2>&1; then pass "wrapper: --version"; else fail "wrapper: --version"; fi
 
+# --- No read of unassigned locals -------------------------------------------
+# scalar-pairs must not compare with a local that is not yet assigned (sed's
+# valgrind tests caught `b ? b2' before b2's first assignment): the
+# instrumented program, sampling everything, must be clean under valgrind.
+cat >"$scratch/late.c" <<'EOF2'
+#include <stdio.h>
+#include <stdlib.h>
+static char *pick (const char *s, int n) { return n ? (char *) s + 1 : NULL; }
+int main (int argc, char **argv)
+{
+  char *b, *b2;
+  long total = 0;
+  for (int i = 0; i < 3; i++)
+    {
+      b = pick (argv[0], argc + i);
+      b2 = pick (argv[0], i);
+      total += (b != NULL) + (b2 != NULL);
+    }
+  printf ("%ld\n", total);
+  return 0;
+}
+EOF2
+for opt in -O0 -O2; do
+    if "$wrapper" $opt -g -fplugin-arg-sampler-schemes=scalar-pairs "$scratch/late.c" \
+            -o "$scratch/late" 2>"$scratch/out" \
+        && SAMPLER_SPARSITY=1 SAMPLER_FILE="$scratch/late-%p.report" \
+            valgrind -q --error-exitcode=9 "$scratch/late" >"$scratch/late.out" 2>"$scratch/out" \
+        && [ "$(cat "$scratch/late.out")" = 5 ]; then
+        pass "scalar-pairs reads no unassigned local ($opt, valgrind)"
+    else
+        fail "scalar-pairs reads no unassigned local ($opt, valgrind)" "$scratch/out"
+    fi
+done
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -46,7 +46,7 @@ record () {
 sanitized_tool="$scratch/sampler-report-sanitized"
 sanitized_runs=0
 if ! gcc -std=c11 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -D_GNU_SOURCE \
-       -I"$sources" -I"$runtime" "$sources"/*.c -lm -o "$sanitized_tool" >"$scratch/asan.log" 2>&1; then
+       -I"$sources" -I"$runtime" "$sources"/*.c -lgsl -lgslcblas -lm -o "$sanitized_tool" >"$scratch/asan.log" 2>&1; then
     echo "NOTE: gcc cannot build with -fsanitize=address,undefined; no sanitizer runs"
     sed 's/^/    /' "$scratch/asan.log"
     sanitized_tool=
@@ -188,6 +188,20 @@ lib_counts () {
   record sampler-report 1; record program "$scratch/demo-prog"; record pid 4243
   record sparsity 100; record seed 8; lib_counts; record end; } >"$scratch/two.report"
 
+# The records the runtime writes for a run that goes on: three reports of
+# one process on one descriptor (an interim one after two resets, the one
+# written before an exec, and the new program's), units under the objects
+# they were in.
+{ record sampler-report 1; record program "$scratch/demo-prog"; record pid 4242
+  record sparsity 100; record seed 7; record reset 2; record interim 3
+  record object "$scratch/demo-prog"; util_counts; record object "$scratch/libsize.so"; lib_counts
+  record end
+  record sampler-report 1; record program "$scratch/demo-prog"; record pid 4242
+  record sparsity 100; record seed 7; record exit exec
+  record object "$scratch/demo-prog"; util_counts; record end
+  record sampler-report 1; record program "$scratch/demo-prog"; record pid 4242
+  record sparsity 100; record seed 7; record exit status 0; record end; } >"$scratch/stream.report"
+
 # --- Output in each format ------------------------------------------------
 # run_tool NAME ARGS...: runs the tool into $scratch/NAME.raw (stdout),
 # .out (the same, with the scratch directory written @SCRATCH@), .err and
@@ -254,6 +268,10 @@ expect_output "two reports in one file, csv" two.csv 0 show "$scratch/two.report
     --format=csv
 expect_output "two reports in one file, jsonl" two.jsonl 0 show "$scratch/two.report" $both \
     --format=jsonl
+expect_output "interim, exec and object records, text" stream.txt 0 show \
+    "$scratch/stream.report" $both
+expect_output "interim, exec and object records, jsonl" stream.jsonl 0 show \
+    "$scratch/stream.report" $both --format=jsonl
 expect_output "no units, killed by a signal" empty.txt 0 show "$scratch/empty.report"
 expect_output "no units, jsonl" empty.jsonl 0 show "$scratch/empty.report" --format=jsonl
 
@@ -284,13 +302,16 @@ check_jsonl () {
 import json, sys
 lines = [json.loads(l) for l in sys.stdin]
 run_keys = {"program", "pid", "sparsity", "seed", "exit"}
+optional_run_keys = {"resets", "interim"}
 site_keys = {"unit", "source", "site", "file", "line", "column", "function", "scheme",
              "predicate", "counts"}
-assert set(lines[0]) == run_keys, lines[0]
+def is_run(line):
+    return run_keys <= set(line) <= run_keys | optional_run_keys
+assert is_run(lines[0]), lines[0]
 for line in lines[1:]:
     # Each report of a file starts with its run line.
     if "program" in line:
-        assert set(line) == run_keys, line
+        assert is_run(line), line
         continue
     assert set(line) == site_keys, line
     assert all(v is None or isinstance(v, (int, float)) for v in line["counts"].values()), line
@@ -421,7 +442,18 @@ printf 'hello\n' > "$scratch/input"; bad_report "not a report" \
 { record sampler-report 1; record exit status 256; } > "$scratch/input"; bad_report "exit status too large" \
     "R:2: exit status '256' too large (at most 255)"
 { record sampler-report 1; record exit crashed 1; } > "$scratch/input"; bad_report "exit kind" \
-    "R:2: bad exit kind 'crashed' (expected status or signal)"
+    "R:2: bad exit kind 'crashed' (expected status, signal or exec)"
+{ header /p; record interim 1; record end; } > "$scratch/input"; bad_report "exit and interim" \
+    "R:7: a report has an 'exit' record or an 'interim' one, not both"
+{ record sampler-report 1; record interim 0; } > "$scratch/input"; bad_report "interim 0" \
+    "R:2: interim reports are numbered from 1"
+{ record sampler-report 1; record exit exec 0; } > "$scratch/input"; bad_report "exit exec field count" \
+    "R:2: 'exit' record has 3 fields, expected 2"
+{ header /p; record unit $MAIN 9 20 demo/main.c; record object /lib.so; record 0 1; record end; } \
+    > "$scratch/input"; bad_report "counts after object" \
+    "R:9: counts after an 'object' record, before its first 'unit' record"
+{ header /p; record object; } > "$scratch/input"; bad_report "object field count" \
+    "R:7: 'object' record has 1 fields, expected 2"
 { record sampler-report 1; record program 'a\qb'; } > "$scratch/input"; bad_report "bad escape" \
     "R:2: bad escape '\\q' in program (only \\\\, \\t and \\n)"
 { record sampler-report 1; printf 'program\t/a\0b\n'; } > "$scratch/input"; bad_report "NUL byte" \
@@ -561,7 +593,7 @@ expect_output "report's program absent, tables from a file" auto-sites.txt 0 \
     show "$scratch/elsewhere.report" --sites "$scratch/main.sites"
 
 # --- Command line --------------------------------------------------------------------
-top_usage="usage: sampler-report COMMAND [ARGUMENT]... (commands: show, help; see sampler-report --help)"
+top_usage="usage: sampler-report COMMAND [ARGUMENT]... (commands: show, merge, rank, export, help; see sampler-report --help)"
 show_usage="usage: sampler-report show REPORT [--binary FILE]... [--sites FILE]... [--format=text|csv|jsonl] [--all]"
 expect_error "no command" 2 "sampler-report: no command given
 $top_usage"

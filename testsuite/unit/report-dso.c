@@ -1,5 +1,6 @@
-/* An instrumented DSO, by hand: one unit registered from its constructor,
-   one site with one counter, bumped by report_dso_bump().  Built twice:
+/* An instrumented DSO, by hand: one unit registered from its constructor
+   and unregistered from its destructor, as the plugin does; one site with
+   one counter, bumped by report_dso_bump().  Built twice:
    without the runtime (the loading program provides it) and linked with
    libsampler.so (for a program that is not instrumented itself).  */
 #include "sampler-abi.h"
@@ -15,6 +16,11 @@ static struct __sampler_unit dso_unit = {
 __attribute__((constructor)) static void register_dso_unit(void)
 {
     __sampler_register_unit(&dso_unit);
+}
+
+__attribute__((destructor)) static void unregister_dso_unit(void)
+{
+    __sampler_unregister_unit(&dso_unit);
 }
 
 __attribute__((visibility("default"))) void report_dso_bump(void)

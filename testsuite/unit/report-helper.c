@@ -7,6 +7,18 @@
    report-helper chdir DIR     changes to DIR, then exits with 0
    report-helper write-now     sampler_write_report() twice, printing
                                "write R" for each result R, then returns 0
+   report-helper dump-show     sampler_dump(), prints the file SAMPLER_FILE
+                               and "--"; adds 1 to a.c's site 0 and does
+                               it again; returns 0
+   report-helper dump-move     sampler_dump(), renames SAMPLER_FILE to
+                               "moved" and makes a new file "other" under
+                               its name, returns 0
+   report-helper reset         sampler_dump(), sampler_reset(), sets b.c's
+                               site 0 to 1, returns 0
+   report-helper crash-in-report  registers a unit whose counters cannot be
+                               read, then abort()s
+   report-helper raise N       raise(N), then returns 0
+   report-helper sleep MS      sleeps MS milliseconds, then returns 0
    report-helper errno         exits with 6 if sampler_write_report changed
                                errno, else 0
    report-helper stdio         leaves "unflushed" in stdout's buffer, exits 0
@@ -28,9 +40,12 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sampler.h"
@@ -100,6 +115,39 @@ static void register_bad_units(void)
     counters[0] = 1;
 }
 
+/* Prints the file named by SAMPLER_FILE, then "--".  */
+static int show_report(void)
+{
+    FILE *report = fopen(getenv("SAMPLER_FILE"), "r");
+    int c;
+
+    if (report == NULL)
+        return 4;
+    while ((c = getc(report)) != EOF)
+        putchar(c);
+    fclose(report);
+    puts("--");
+    return 0;
+}
+
+/* A unit whose counters are in a page that cannot be read: the report
+   writer faults on it.  */
+static void register_unreadable_unit(void)
+{
+    static const unsigned offsets[] = { 0, 1 };
+    static struct __sampler_unit unit = {
+        .version = SAMPLER_ABI_VERSION, .n_sites = 1, .n_counters = 1,
+        .signature = "44444444444444444444444444444444", .source = "unreadable.c",
+        .site_offsets = offsets,
+    };
+    void *page = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+    if (page == MAP_FAILED)
+        exit(4);
+    unit.counters = page;
+    __sampler_register_unit(&unit);
+}
+
 static int use_dso(const char *path, int unload)
 {
     void *dso = dlopen(path, RTLD_NOW);
@@ -132,6 +180,42 @@ int main(int argc, char **argv)
         printf("write %d\n", sampler_write_report());
         printf("write %d\n", sampler_write_report());
         return 0;
+    }
+    if (strcmp(mode, "dump-show") == 0) {
+        if (sampler_dump() != 0 || show_report() != 0)
+            return 4;
+        a_counters[0]++;
+        if (sampler_dump() != 0 || show_report() != 0)
+            return 5;
+        return 0;
+    }
+    if (strcmp(mode, "dump-move") == 0) {
+        const char *path = getenv("SAMPLER_FILE");
+        if (sampler_dump() != 0 || rename(path, "moved") != 0)
+            return 4;
+        FILE *other = fopen(path, "wx");
+        if (other == NULL || fputs("other\n", other) < 0 || fclose(other) != 0)
+            return 5;
+        return 0;
+    }
+    if (strcmp(mode, "reset") == 0) {
+        if (sampler_dump() != 0 || sampler_reset() != 0)
+            return 4;
+        b_counters[0] = 1;
+        return 0;
+    }
+    if (strcmp(mode, "sleep") == 0) {
+        long ms = atol(arg);
+        const struct timespec pause = { ms / 1000, (ms % 1000) * 1000000 };
+        return nanosleep(&pause, NULL) == 0 ? 0 : 4;
+    }
+    if (strcmp(mode, "raise") == 0) {
+        raise(atoi(arg));
+        return 0;
+    }
+    if (strcmp(mode, "crash-in-report") == 0) {
+        register_unreadable_unit();
+        abort();
     }
     if (strcmp(mode, "errno") == 0) {
         errno = ENOTRECOVERABLE;
@@ -169,6 +253,7 @@ int main(int argc, char **argv)
         return use_dso(arg, strcmp(mode, "dlclose") == 0);
     fprintf(stderr, "usage: %s exit N | return N | chdir DIR | write-now | errno"
             " | stdio | countdowns N | close-fd N | replace-fd N | bad-units"
-            " | dlopen DSO | dlclose DSO\n", argv[0]);
+            " | dlopen DSO | dlclose DSO | dump-show | dump-move | reset"
+            " | crash-in-report | raise N | sleep MS\n", argv[0]);
     return 2;
 }

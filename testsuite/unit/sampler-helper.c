@@ -10,6 +10,11 @@
                                  ("first"), then of another ("second");
                                  exits with 3 if a new thread's countdown is
                                  not 0, with 6 if starting it changed errno
+   sampler-helper created N      the same, but the threads are created with
+                                 __sampler_pthread_create, as instrumented
+                                 code creates them; when sampling, each
+                                 thread exits with 7 if it has no alternate
+                                 signal stack
    sampler-helper fork N         forks; N countdowns of the child ("child"),
                                  then of the parent ("parent")
    sampler-helper groups N       N groups of GROUP scalar-pairs visits, each
@@ -22,7 +27,9 @@
                                  no site (__sampler_skip); prints
                                  "phantoms S", the samples of the site  */
 #include <errno.h>
+#include <stdbool.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +38,10 @@
 
 #include "sampler.h"
 #include "sampler-abi.h"
+
+/* What instrumented code calls for pthread_create (the plugin redirects it).  */
+int __sampler_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+                             void *(*start)(void *), void *arg);
 
 static long draws;
 
@@ -63,11 +74,24 @@ static void *run_thread(void *label)
     return NULL;
 }
 
-static int start_and_join(const char *label)
+static void *run_created_thread(void *label)
+{
+    stack_t altstack;
+
+    if (sampler_sparsity() > 0
+        && (sigaltstack(NULL, &altstack) != 0 || (altstack.ss_flags & SS_DISABLE)))
+        exit(7);
+    return run_thread(label);
+}
+
+static int start_and_join(const char *label, bool created)
 {
     pthread_t thread;
+    int started = created
+        ? __sampler_pthread_create(&thread, NULL, run_created_thread, (void *)label)
+        : pthread_create(&thread, NULL, run_thread, (void *)label);
 
-    if (pthread_create(&thread, NULL, run_thread, (void *)label) != 0)
+    if (started != 0)
         return -1;
     return pthread_join(thread, NULL);
 }
@@ -136,9 +160,11 @@ int main(int argc, char **argv)
         printf("sparsity %ld countdown %ld\n", sampler_sparsity(), __sampler_countdown);
         return 0;
     }
-    if (argc == 3 && strcmp(argv[1], "threads") == 0 && draws > 0) {
+    if (argc == 3 && (strcmp(argv[1], "threads") == 0 || strcmp(argv[1], "created") == 0)
+        && draws > 0) {
+        bool created = strcmp(argv[1], "created") == 0;
         print_stream("main", __sampler_countdown);
-        if (start_and_join("first") != 0 || start_and_join("second") != 0)
+        if (start_and_join("first", created) != 0 || start_and_join("second", created) != 0)
             return 4;
         return 0;
     }
@@ -160,7 +186,7 @@ int main(int argc, char **argv)
         return groups();
     if (argc == 3 && strcmp(argv[1], "phantoms") == 0 && draws > 0)
         return phantoms();
-    fprintf(stderr, "usage: %s quiet | sparsity | threads N | fork N | groups N"
-            " | phantoms N\n", argv[0]);
+    fprintf(stderr, "usage: %s quiet | sparsity | threads N | created N | fork N"
+            " | groups N | phantoms N\n", argv[0]);
     return 2;
 }

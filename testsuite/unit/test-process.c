@@ -293,7 +293,33 @@ START_TEST(test_seeded_threads_are_reproducible_and_distinct)
     ck_assert_str_eq(run.out, again.out);
     ck_assert_str_ne(run.out, other.out);
 
-    /* Thread k (in start order, main first) gets the stream of order k.  */
+    /* The main thread has number 0; threads that instrumented code did not
+       create are numbered from SAMPLER_LAZY_ORDER_BASE as they start.  */
+    static const char *const labels[] = { "main", "first", "second" };
+    static const unsigned long orders[] = { 0, SAMPLER_LAZY_ORDER_BASE,
+                                            SAMPLER_LAZY_ORDER_BASE + 1 };
+    for (size_t t = 0; t < 3; t++) {
+        size_t count;
+        long *values = stream_of(run.out, labels[t], &count);
+        ck_assert_uint_eq(count, 2500);
+        assert_stream_is(values, count, 100, 424242, orders[t], 0);
+        free(values);
+    }
+    free_run(&run);
+    free_run(&again);
+    free_run(&other);
+}
+END_TEST
+
+/* Threads created by instrumented code are numbered 1, 2, ... in creation
+   order, and get an alternate signal stack.  */
+START_TEST(test_created_threads_are_numbered_in_creation_order)
+{
+    const char *env[] = { "SAMPLER_SPARSITY=100", "SAMPLER_SEED=424242", NULL };
+    struct run run = run_helper(helpers[_i], env, "created", THREAD_DRAWS);
+
+    assert_exited_cleanly(&run);
+    ck_assert_str_eq(run.err, "");
     static const char *const labels[] = { "main", "first", "second" };
     for (unsigned long order = 0; order < 3; order++) {
         size_t count;
@@ -303,8 +329,12 @@ START_TEST(test_seeded_threads_are_reproducible_and_distinct)
         free(values);
     }
     free_run(&run);
-    free_run(&again);
-    free_run(&other);
+
+    /* With sampling off the wrapper is pthread_create itself.  */
+    const char *off_env[] = { NULL };
+    struct run off = run_helper(helpers[_i], off_env, "created", "3");
+    assert_exited_cleanly(&off);
+    free_run(&off);
 }
 END_TEST
 
@@ -439,6 +469,11 @@ START_TEST(test_shared_library_exports_only_the_api)
         "__sampler_register_unit", "__sampler_observe_signed",
         "__sampler_observe_unsigned", "__sampler_observe_double",
         "__sampler_observe_float_kind", "sampler_write_report",
+        "__sampler_unregister_unit", "sampler_dump", "sampler_reset",
+        "sampler_set_sparsity",
+#define WRAPPER_NAME(function, wrapper) #wrapper,
+        SAMPLER_REDIRECTED_FUNCTIONS(WRAPPER_NAME)
+#undef WRAPPER_NAME
     };
     static const char *const hidden[] = {
         "sampler_config_parse", "sampler_config_get", "sampler_stream_new",
@@ -447,6 +482,8 @@ START_TEST(test_shared_library_exports_only_the_api)
         "sampler_unit_is_valid", "sampler_quote", "sampler_warn",
         "sampler_countdown_next", "sampler_countdown_next_preserving",
         "sampler_call_saving_vectors", "sampler_vector_save_kind",
+        "sampler_report_write_from_signal", "sampler_report_lock", "sampler_units_zero",
+        "sampler_signals_arm", "sampler_interval_start", "sampler_process_pid",
     };
     /* dlopen also proves that the initial-exec TLS fits in the static TLS
        that glibc keeps for libraries loaded late.  */
@@ -479,6 +516,8 @@ Suite *process_suite(void)
     tcase_set_timeout(threads, 30);
     tcase_add_loop_test(threads, test_sparsity_one_in_every_thread, 0, helper_count);
     tcase_add_loop_test(threads, test_seeded_threads_are_reproducible_and_distinct, 0,
+                        helper_count);
+    tcase_add_loop_test(threads, test_created_threads_are_numbered_in_creation_order, 0,
                         helper_count);
     tcase_add_loop_test(threads, test_fresh_seeds_differ_between_runs, 0, helper_count);
     tcase_add_loop_test(threads, test_fork_gives_the_child_its_own_stream, 0, helper_count);

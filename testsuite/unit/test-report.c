@@ -8,10 +8,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -97,8 +99,10 @@ static struct run run_in(const char *directory, const char *const argv[],
     run.pid = fork();
     ck_assert_int_ne(run.pid, -1);
     if (run.pid == 0) {
+        /* Runs that die of a signal leave no core file behind.  */
+        const struct rlimit no_core = { 0, 0 };
         if (chdir(directory) != 0 || dup2(fileno(out), STDOUT_FILENO) < 0
-            || dup2(fileno(err), STDERR_FILENO) < 0)
+            || dup2(fileno(err), STDERR_FILENO) < 0 || setrlimit(RLIMIT_CORE, &no_core) != 0)
             _exit(126);
         execve(argv[0], (char *const *)argv, (char *const *)env);
         _exit(127);
@@ -128,6 +132,13 @@ static void assert_exit_status(const struct run *run, int status)
     ck_assert_msg(WIFEXITED(run->status) && WEXITSTATUS(run->status) == status,
                   "wait status %#x, expected exit %d; stderr: %s", run->status,
                   status, run->err);
+}
+
+static void assert_killed_by(const struct run *run, int signal_number)
+{
+    ck_assert_msg(WIFSIGNALED(run->status) && WTERMSIG(run->status) == signal_number,
+                  "wait status %#x, expected signal %d; stderr: %s", run->status,
+                  signal_number, run->err);
 }
 
 static size_t count_lines(const char *text)
@@ -234,28 +245,40 @@ static char *list_directory(const char *directory)
 /* ---- Reports ------------------------------------------------------------ */
 
 /* The exact report of a run of program, given its header values, its exit
-   record (or NULL), and its units.  */
-static char *expected_report(const char *program, pid_t pid, long sparsity,
-                             const char *seed, const char *exit_record,
-                             const char *units)
+   or interim record, the units of the program and those of a DSO (or
+   NULL).  */
+static char *expected_report_with_dso(const char *program, pid_t pid, long sparsity,
+                                      const char *seed, const char *ending,
+                                      const char *units, const char *dso_path,
+                                      const char *dso)
 {
-    char *text = malloc(4096);
+    char *text = malloc(8192);
     ck_assert_ptr_nonnull(text);
-    snprintf(text, 4096,
+    snprintf(text, 8192,
              "sampler-report\t1\nprogram\t%s\npid\t%ld\nsparsity\t%ld\nseed\t%s\n"
-             "%s%s%send\n", program, (long)pid, sparsity, seed,
-             exit_record != NULL ? exit_record : "",
-             exit_record != NULL ? "\n" : "", units);
+             "%s\n%s%s%s%s%s%s%s%send\n", program, (long)pid, sparsity, seed, ending,
+             *units != '\0' ? "object\t" : "", *units != '\0' ? program : "",
+             *units != '\0' ? "\n" : "", units,
+             dso != NULL ? "object\t" : "", dso != NULL ? dso_path : "",
+             dso != NULL ? "\n" : "", dso != NULL ? dso : "");
     return text;
+}
+
+static char *expected_report(const char *program, pid_t pid, long sparsity,
+                             const char *seed, const char *ending, const char *units)
+{
+    return expected_report_with_dso(program, pid, sparsity, seed, ending, units, NULL, NULL);
 }
 
 struct parsed_report {
     long pid;
     long sparsity;
     uint64_t seed;
-    char exit_kind[16];     /* "" when there is no exit record */
-    long exit_value;
+    uint64_t resets;        /* 0 when there is no reset record */
+    char exit_kind[16];     /* "status", "signal", "exec", or "interim" */
+    long exit_value;        /* for "interim": its number */
     unsigned units;
+    unsigned objects;
 };
 
 static bool parse_number(const char *field, uint64_t *value)
@@ -292,7 +315,7 @@ static struct parsed_report parse_report(const char *text)
     char *fields[64];
     uint64_t value, n_sites = 0, n_counters = 0, counters_seen = 0;
     long last_site = -1;
-    bool ended = false;
+    bool ended = false, objects_since_unit = false;
     size_t line_number = 0;
 
     ck_assert_ptr_nonnull(copy);
@@ -316,14 +339,37 @@ static struct parsed_report parse_report(const char *text)
                 report.sparsity = (long)value;
             if (line_number == 4)
                 report.seed = value;
-        } else if (strcmp(fields[0], "exit") == 0) {
-            ck_assert_msg(line_number == 5 && count == 3, "misplaced exit record");
-            ck_assert_msg(strcmp(fields[1], "status") == 0 || strcmp(fields[1], "signal") == 0,
-                          "%s", fields[1]);
-            snprintf(report.exit_kind, sizeof report.exit_kind, "%s", fields[1]);
-            ck_assert(parse_number(fields[2], &value));
+        } else if (strcmp(fields[0], "reset") == 0) {
+            ck_assert_msg(line_number == 5 && count == 2, "misplaced reset record");
+            ck_assert(parse_number(fields[1], &report.resets) && report.resets > 0);
+        } else if (strcmp(fields[0], "exit") == 0 || strcmp(fields[0], "interim") == 0) {
+            ck_assert_msg(report.exit_kind[0] == '\0'
+                          && line_number == 5 + (report.resets > 0) && report.units == 0,
+                          "misplaced %s record", fields[0]);
+            if (strcmp(fields[0], "interim") == 0) {
+                ck_assert_int_eq(count, 2);
+                strcpy(report.exit_kind, "interim");
+                ck_assert(parse_number(fields[1], &value) && value > 0);
+            } else if (strcmp(fields[1], "exec") == 0) {
+                ck_assert_int_eq(count, 2);
+                strcpy(report.exit_kind, "exec");
+                value = 0;
+            } else {
+                ck_assert_int_eq(count, 3);
+                ck_assert_msg(strcmp(fields[1], "status") == 0
+                              || strcmp(fields[1], "signal") == 0, "%s", fields[1]);
+                snprintf(report.exit_kind, sizeof report.exit_kind, "%s", fields[1]);
+                ck_assert(parse_number(fields[2], &value));
+            }
             report.exit_value = (long)value;
+        } else if (strcmp(fields[0], "object") == 0) {
+            ck_assert_msg(report.exit_kind[0] != '\0', "an object before the exit record");
+            ck_assert_int_eq(count, 2);
+            report.objects++;
+            objects_since_unit = true;
         } else if (strcmp(fields[0], "unit") == 0) {
+            ck_assert_msg(report.objects > 0, "a unit before any object");
+            objects_since_unit = false;
             ck_assert_int_eq(count, 5);
             ck_assert_uint_eq(strlen(fields[1]), 32);
             ck_assert(parse_number(fields[2], &n_sites));
@@ -333,9 +379,11 @@ static struct parsed_report parse_report(const char *text)
             counters_seen = 0;
         } else if (strcmp(fields[0], "end") == 0) {
             ck_assert_int_eq(count, 1);
+            ck_assert_msg(report.exit_kind[0] != '\0', "no exit or interim record");
+            ck_assert_msg(!objects_since_unit, "an object without units");
             ended = true;
         } else {
-            ck_assert_msg(report.units > 0, "a site before any unit");
+            ck_assert_msg(report.units > 0 && !objects_since_unit, "a site before any unit");
             ck_assert(parse_number(fields[0], &value));
             ck_assert_msg((long)value > last_site && value < n_sites,
                           "site %" PRIu64 " out of order or range", value);
@@ -371,12 +419,36 @@ static char *default_report_name(pid_t pid)
     return strdup(name);
 }
 
+/* The directory holds one file, the default report of pid, which is
+   exactly expected; returns its text.  */
+static char *assert_only_default_report(const char *directory, pid_t pid,
+                                        const char *expected)
+{
+    char *name = default_report_name(pid);
+    char *listing = list_directory(directory);
+    char expected_listing[80];
+    snprintf(expected_listing, sizeof expected_listing, "%s\n", name);
+    ck_assert_str_eq(listing, expected_listing);
+    char *path = path_in(directory, name);
+    char *report = read_file(path);
+    assert_report_is(report, expected);
+    free(path);
+    free(listing);
+    free(name);
+    return report;
+}
+
 /* ---- In-process: patterns and units ------------------------------------- */
 
 START_TEST(test_patterns)
 {
-    static const char *const valid[] = { "r", "r-%p", "%%", "a/%p/b%%%p", "/x/y.report" };
-    static const char *const invalid[] = { "", "%", "r%", "%x", "%P", "a%%%", "%d-%p" };
+    static const char *const valid[] = { "r", "r-%p", "%%", "a/%p/b%%%p", "/x/y.report",
+                                         "%h-%t-%p", "%t" };
+    static const char *const invalid[] = { "", "%", "r%", "%x", "%P", "a%%%", "%d-%p",
+                                           "%H", "%T", "%h%" };
+    const struct sampler_name_values values = { .pid = 4321, .host = "box.example",
+                                                .time = 1700000000 };
+    const struct sampler_name_values odd_host = { .pid = 7, .host = "a/b/..", .time = 0 };
     char path[64];
 
     for (size_t i = 0; i < sizeof valid / sizeof valid[0]; i++)
@@ -393,13 +465,19 @@ START_TEST(test_patterns)
     ck_assert(sampler_report_pattern_valid(long_pattern));
     free(long_pattern);
 
-    ck_assert_int_eq(sampler_report_expand("r-%p.report", 4321, path, sizeof path), 13);
+    ck_assert_int_eq(sampler_report_expand("r-%p.report", &values, path, sizeof path), 13);
     ck_assert_str_eq(path, "r-4321.report");
-    ck_assert_int_eq(sampler_report_expand("%%p/%p%p%%", 7, path, sizeof path), 6);
-    ck_assert_str_eq(path, "%p/77%");
-    ck_assert_int_eq(sampler_report_expand("abc", 1, path, 4), 3);
-    ck_assert_int_eq(sampler_report_expand("abcd", 1, path, 4), -1);
-    ck_assert_int_eq(sampler_report_expand("a%p", 12345, path, 6), -1);
+    ck_assert_int_eq(sampler_report_expand("%%p/%p%p%%", &values, path, sizeof path), 12);
+    ck_assert_str_eq(path, "%p/43214321%");
+    ck_assert_int_eq(sampler_report_expand("%h/%t.%p", &values, path, sizeof path), 27);
+    ck_assert_str_eq(path, "box.example/1700000000.4321");
+    /* The host name never adds a directory.  */
+    ck_assert_int_eq(sampler_report_expand("r-%h-%t", &odd_host, path, sizeof path), 10);
+    ck_assert_str_eq(path, "r-a_b_..-0");
+    ck_assert_int_eq(sampler_report_expand("abc", &values, path, 4), 3);
+    ck_assert_int_eq(sampler_report_expand("abcd", &values, path, 4), -1);
+    ck_assert_int_eq(sampler_report_expand("a%p", &values, path, 5), -1);
+    ck_assert_int_eq(sampler_report_expand("%h", &values, path, 11), -1);
 }
 END_TEST
 
@@ -469,17 +547,9 @@ START_TEST(test_exit_report_is_exact)
     assert_exit_status(&run, 3);
     ck_assert_str_eq(run.out, "");
     ck_assert_str_eq(run.err, "");
-    char *name = default_report_name(run.pid);
-    char *listing = list_directory(directory);
-    char expected_listing[80];
-    snprintf(expected_listing, sizeof expected_listing, "%s\n", name);
-    ck_assert_str_eq(listing, expected_listing);
-
-    char *path = path_in(directory, name);
-    char *report = read_file(path);
     char *expected = expected_report(helper, run.pid, 1, "5", "exit\tstatus\t3",
                                      helper_units);
-    assert_report_is(report, expected);
+    char *report = assert_only_default_report(directory, run.pid, expected);
     struct parsed_report parsed = parse_report(report);
     ck_assert_int_eq(parsed.pid, run.pid);
     ck_assert_str_eq(parsed.exit_kind, "status");
@@ -488,9 +558,6 @@ START_TEST(test_exit_report_is_exact)
 
     free(expected);
     free(report);
-    free(path);
-    free(listing);
-    free(name);
     free_run(&run);
     remove_directory(directory);
 }
@@ -651,12 +718,13 @@ START_TEST(test_report_fd_pipe)
     ck_assert_str_eq(run.err, "");
     ck_assert_str_eq(run.out, "write 0\nwrite 0\n");
     char *written = read_descriptor(ends[0]);
-    char *running = expected_report(helper, run.pid, 1, "9", NULL, helper_units);
+    char *first = expected_report(helper, run.pid, 1, "9", "interim\t1", helper_units);
+    char *second = expected_report(helper, run.pid, 1, "9", "interim\t2", helper_units);
     char *exited = expected_report(helper, run.pid, 1, "9", "exit\tstatus\t0",
                                    helper_units);
     char *expected = malloc(3 * strlen(exited) + 1);
     ck_assert_ptr_nonnull(expected);
-    sprintf(expected, "%s%s%s", running, running, exited);
+    sprintf(expected, "%s%s%s", first, second, exited);
     ck_assert_str_eq(written, expected);
     char *listing = list_directory(directory);
     ck_assert_str_eq(listing, "");
@@ -664,7 +732,8 @@ START_TEST(test_report_fd_pipe)
     free(listing);
     free(expected);
     free(exited);
-    free(running);
+    free(first);
+    free(second);
     free(written);
     free_run(&run);
     remove_directory(directory);
@@ -794,37 +863,126 @@ START_TEST(test_existing_file_is_not_replaced)
 }
 END_TEST
 
-/* On demand: each call writes a report of its own, without an exit
-   record; the exit report follows under the next free name.  */
-START_TEST(test_write_now_writes_new_reports)
+/* Runs helper MODE in a new directory with SAMPLER_FILE the file NAME
+   there (given in *path), sparsity 1 and seed 9; it must exit with 0 and
+   say nothing.  */
+static struct run run_with_report_file(const char *helper, const char *name,
+                                       const char *mode, char **directory, char **path)
+{
+    char variable[512];
+
+    *directory = make_directory();
+    *path = path_in(*directory, name);
+    snprintf(variable, sizeof variable, "SAMPLER_FILE=%s", *path);
+    const char *env[] = { "SAMPLER_SPARSITY=1", "SAMPLER_SEED=9", variable, NULL };
+    struct run run = run_helper(helper, *directory, env, mode, NULL);
+    assert_exit_status(&run, 0);
+    ck_assert_str_eq(run.err, "");
+    return run;
+}
+
+/* On demand: each report holds all the counts so far, marked interim,
+   and replaces the process's previous one in its file; the exit report
+   replaces the last.  */
+START_TEST(test_dumps_replace_each_other)
 {
     const char *helper = helpers[_i];
-    char *directory = make_directory();
-    char variable[512];
-    snprintf(variable, sizeof variable, "SAMPLER_FILE=%s/now.report", directory);
-    const char *env[] = { "SAMPLER_SPARSITY=1", "SAMPLER_SEED=9", variable, NULL };
-    struct run run = run_helper(helper, directory, env, "write-now", NULL);
-
-    assert_exit_status(&run, 0);
-    ck_assert_str_eq(run.out, "write 0\nwrite 0\n");
-    ck_assert_str_eq(run.err, "");
+    char *directory, *path;
+    struct run run = run_with_report_file(helper, "now.report", "dump-show", &directory, &path);
     char *listing = list_directory(directory);
-    ck_assert_str_eq(listing, "now.report\nnow.report.1\nnow.report.2\n");
-    char *running = expected_report(helper, run.pid, 1, "9", NULL, helper_units);
+    ck_assert_str_eq(listing, "now.report\n");
+    /* What the helper read back after each dump.  */
+    char *first = expected_report(helper, run.pid, 1, "9", "interim\t1", helper_units);
+    char more_units[sizeof helper_units];
+    memcpy(more_units, helper_units, sizeof helper_units);
+    memcpy(strstr(more_units, "\n0\t5\n") + 3, "6", 1);   /* a.c site 0: 6 */
+    char *second = expected_report(helper, run.pid, 1, "9", "interim\t2", more_units);
+    char *shown = malloc(strlen(first) + strlen(second) + 8);
+    ck_assert_ptr_nonnull(shown);
+    sprintf(shown, "%s--\n%s--\n", first, second);
+    ck_assert_str_eq(run.out, shown);
+    char *exited = expected_report(helper, run.pid, 1, "9", "exit\tstatus\t0", more_units);
+    char *report = read_file(path);
+    assert_report_is(report, exited);
+
+    free(report);
+    free(exited);
+    free(shown);
+    free(second);
+    free(first);
+    free(listing);
+    free(path);
+    free_run(&run);
+    remove_directory(directory);
+}
+END_TEST
+
+/* A report replaces only the file its process wrote: moved away and
+   replaced by someone else's, the name is left to the newcomer.  */
+START_TEST(test_only_own_report_is_replaced)
+{
+    const char *helper = helpers[_i];
+    char *directory, *path;
+    struct run run = run_with_report_file(helper, "own.report", "dump-move", &directory, &path);
+    char *listing = list_directory(directory);
+    ck_assert_str_eq(listing, "moved\nown.report\nown.report.1\n");
+    char *other = read_file(path);
+    ck_assert_str_eq(other, "other\n");
+    char *moved_path = path_in(directory, "moved");
+    char *moved = read_file(moved_path);
+    char *interim = expected_report(helper, run.pid, 1, "9", "interim\t1", helper_units);
+    assert_report_is(moved, interim);
+    char *final_path = path_in(directory, "own.report.1");
+    char *final = read_file(final_path);
     char *exited = expected_report(helper, run.pid, 1, "9", "exit\tstatus\t0",
                                    helper_units);
-    static const char *const names[] = { "now.report", "now.report.1", "now.report.2" };
-    for (size_t i = 0; i < 3; i++) {
-        char *path = path_in(directory, names[i]);
-        char *report = read_file(path);
-        assert_report_is(report, i < 2 ? running : exited);
-        free(report);
-        free(path);
-    }
+    assert_report_is(final, exited);
 
     free(exited);
-    free(running);
+    free(final);
+    free(final_path);
+    free(interim);
+    free(moved);
+    free(moved_path);
+    free(other);
     free(listing);
+    free(path);
+    free_run(&run);
+    remove_directory(directory);
+}
+END_TEST
+
+/* sampler_reset: the report written before it is kept, and later ones
+   hold only what was counted after it, in a new file.  */
+START_TEST(test_reset_starts_a_new_report)
+{
+    const char *helper = helpers[_i];
+    char *directory, *path;
+    struct run run = run_with_report_file(helper, "phase.report", "reset", &directory, &path);
+    char *listing = list_directory(directory);
+    ck_assert_str_eq(listing, "phase.report\nphase.report.1\n");
+    char *before = read_file(path);
+    char *interim = expected_report(helper, run.pid, 1, "9", "interim\t1", helper_units);
+    assert_report_is(before, interim);
+    char *after_path = path_in(directory, "phase.report.1");
+    char *after = read_file(after_path);
+    /* After the reset the helper counted 1 at b.c's site 0.  */
+    char *exited = expected_report(helper, run.pid, 1, "9", "reset\t1\nexit\tstatus\t0",
+                                   "unit\t0123456789abcdef0123456789abcdef\t4\t9\ta.c\n"
+                                   "unit\tfedcba9876543210fedcba9876543210\t1\t2\t"
+                                   "dir/b\\tc\\\\d\\n.c\n"
+                                   "0\t1\t0\n"
+                                   "unit\t00000000000000000000000000000000\t0\t0\tempty.c\n");
+    assert_report_is(after, exited);
+    ck_assert_uint_eq(parse_report(after).resets, 1);
+
+    free(exited);
+    free(after);
+    free(after_path);
+    free(interim);
+    free(before);
+    free(listing);
+    free(path);
     free_run(&run);
     remove_directory(directory);
 }
@@ -912,6 +1070,24 @@ START_TEST(test_unwritable_path_warns)
     free(listing);
     free_run(&run);
     free(plain_file);
+    remove_directory(directory);
+}
+END_TEST
+
+/* SAMPLER_INTERVAL with a path that cannot be written: the interim
+   reports fail every second, but warn once; the exit report warns too.  */
+START_TEST(test_failing_interim_reports_warn_once)
+{
+    const char *env[] = { "SAMPLER_SPARSITY=1", "SAMPLER_INTERVAL=1",
+                          "SAMPLER_FILE=/dev/null/sub/report", NULL };
+    char *directory = make_directory();
+    struct run run = run_helper(helpers[_i], directory, env, "sleep", "2600");
+
+    assert_exit_status(&run, 0);
+    ck_assert_str_eq(run.err,
+                     "sampler: cannot write report to '/dev/null/sub/report': Not a directory\n"
+                     "sampler: cannot write report to '/dev/null/sub/report': Not a directory\n");
+    free_run(&run);
     remove_directory(directory);
 }
 END_TEST
@@ -1036,7 +1212,9 @@ START_TEST(test_closed_pipe_does_not_kill)
     struct run on_demand = run_helper(helper, directory, env, "write-now", NULL);
     assert_exit_status(&on_demand, 0);
     ck_assert_str_eq(on_demand.out, "write -1\nwrite -1\n");
-    ck_assert_uint_eq(count_lines(on_demand.err), 3);
+    /* The second dump fails as the first did: no second warning.  The
+       exit report's failure is said.  */
+    ck_assert_uint_eq(count_lines(on_demand.err), 2);
 
     close(ends[1]);
     free_run(&at_exit);
@@ -1087,6 +1265,56 @@ START_TEST(test_bad_units_are_skipped_with_a_warning)
 }
 END_TEST
 
+/* ---- Processes: fatal signals -------------------------------------------- */
+
+static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP };
+
+/* The report says which signal ended the run, and the run still ends by
+   it.  (Faults raised by instructions: testsuite/runtime.)  */
+START_TEST(test_fatal_signal_is_reported)
+{
+    for (size_t h = 0; h < HELPER_COUNT; h++) {
+        const char *env[] = { "SAMPLER_SPARSITY=1", "SAMPLER_SEED=5", NULL };
+        char *directory = make_directory();
+        char number[16], exit_record[32];
+        snprintf(number, sizeof number, "%d", fatal_signals[_i]);
+        struct run run = run_helper(helpers[h], directory, env, "raise", number);
+
+        assert_killed_by(&run, fatal_signals[_i]);
+        ck_assert_str_eq(run.err, "");
+        snprintf(exit_record, sizeof exit_record, "exit\tsignal\t%d", fatal_signals[_i]);
+        char *expected = expected_report(helpers[h], run.pid, 1, "5", exit_record,
+                                         helper_units);
+        free(assert_only_default_report(directory, run.pid, expected));
+
+        free(expected);
+        free_run(&run);
+        remove_directory(directory);
+    }
+}
+END_TEST
+
+/* A fault while the crash report is written: the process still dies of
+   the signal it was dying of, at once, and no report appears under the
+   report's name (a stale temporary file may stay).  */
+START_TEST(test_fault_in_crash_report)
+{
+    const char *env[] = { "SAMPLER_SPARSITY=1", "SAMPLER_SEED=5", NULL };
+    char *directory = make_directory();
+    struct run run = run_helper(helpers[_i], directory, env, "crash-in-report", NULL);
+
+    assert_killed_by(&run, SIGABRT);
+    char *name = default_report_name(run.pid);
+    char *path = path_in(directory, name);
+    ck_assert_msg(access(path, F_OK) != 0, "%s exists", name);
+
+    free(path);
+    free(name);
+    free_run(&run);
+    remove_directory(directory);
+}
+END_TEST
+
 /* ---- Processes: units in DSOs ------------------------------------------- */
 
 START_TEST(test_unit_of_loaded_dso_is_reported)
@@ -1098,12 +1326,11 @@ START_TEST(test_unit_of_loaded_dso_is_reported)
 
     assert_exit_status(&run, 0);
     ck_assert_str_eq(run.err, "");
-    char units[1024];
-    snprintf(units, sizeof units, "%s%s", helper_units, dso_unit);
     char *name = default_report_name(run.pid);
     char *path = path_in(directory, name);
     char *report = read_file(path);
-    char *expected = expected_report(helper, run.pid, 1, "5", "exit\tstatus\t0", units);
+    char *expected = expected_report_with_dso(helper, run.pid, 1, "5", "exit\tstatus\t0",
+                                              helper_units, REPORT_DSO, dso_unit);
     assert_report_is(report, expected);
 
     free(expected);
@@ -1115,8 +1342,8 @@ START_TEST(test_unit_of_loaded_dso_is_reported)
 }
 END_TEST
 
-/* A unit whose DSO was unloaded is gone, and reading it would crash.  */
-START_TEST(test_unit_of_unloaded_dso_is_left_out)
+/* A unit whose DSO was unloaded is gone, but its counts are kept.  */
+START_TEST(test_unit_of_unloaded_dso_is_kept)
 {
     const char *helper = helpers[_i];
     const char *env[] = { "SAMPLER_SPARSITY=1", "SAMPLER_SEED=5", NULL };
@@ -1128,8 +1355,8 @@ START_TEST(test_unit_of_unloaded_dso_is_left_out)
     char *name = default_report_name(run.pid);
     char *path = path_in(directory, name);
     char *report = read_file(path);
-    char *expected = expected_report(helper, run.pid, 1, "5", "exit\tstatus\t0",
-                                     helper_units);
+    char *expected = expected_report_with_dso(helper, run.pid, 1, "5", "exit\tstatus\t0",
+                                              helper_units, REPORT_DSO, dso_unit);
     assert_report_is(report, expected);
 
     free(expected);
@@ -1155,7 +1382,8 @@ START_TEST(test_runtime_outlives_the_dso_that_loaded_it)
     char *name = default_report_name(run.pid);
     char *path = path_in(directory, name);
     char *report = read_file(path);
-    char *expected = expected_report(DSO_LOADER, run.pid, 1, "5", "exit\tstatus\t0", "");
+    char *expected = expected_report_with_dso(DSO_LOADER, run.pid, 1, "5", "exit\tstatus\t0",
+                                              "", REPORT_DSO_LINKED, dso_unit);
     assert_report_is(report, expected);
 
     free(expected);
@@ -1191,7 +1419,9 @@ Suite *report_suite(void)
     tcase_add_loop_test(writing, test_no_report_when_off, 0,
                         sizeof off_environments / sizeof off_environments[0]);
     tcase_add_loop_test(writing, test_existing_file_is_not_replaced, 0, HELPER_COUNT);
-    tcase_add_loop_test(writing, test_write_now_writes_new_reports, 0, HELPER_COUNT);
+    tcase_add_loop_test(writing, test_dumps_replace_each_other, 0, HELPER_COUNT);
+    tcase_add_loop_test(writing, test_only_own_report_is_replaced, 0, HELPER_COUNT);
+    tcase_add_loop_test(writing, test_reset_starts_a_new_report, 0, HELPER_COUNT);
     tcase_add_loop_test(writing, test_program_state_is_untouched, 0, HELPER_COUNT);
     suite_add_tcase(suite, writing);
 
@@ -1201,6 +1431,7 @@ Suite *report_suite(void)
     tcase_add_loop_test(failures, test_bad_file_pattern_warns, 0,
                         sizeof bad_patterns / sizeof bad_patterns[0]);
     tcase_add_loop_test(failures, test_unwritable_path_warns, 0, HELPER_COUNT);
+    tcase_add_loop_test(failures, test_failing_interim_reports_warn_once, 0, HELPER_COUNT);
     tcase_add_loop_test(failures, test_bad_report_fd_warns, 0,
                         sizeof bad_descriptors / sizeof bad_descriptors[0]);
     tcase_add_loop_test(failures, test_full_disk_warns, 0, HELPER_COUNT);
@@ -1211,11 +1442,19 @@ Suite *report_suite(void)
                         HELPER_COUNT);
     suite_add_tcase(suite, failures);
 
+    TCase *signals = tcase_create("signals");
+    tcase_add_unchecked_fixture(signals, make_base_directory, remove_base_directory);
+    tcase_set_timeout(signals, 30);
+    tcase_add_loop_test(signals, test_fatal_signal_is_reported, 0,
+                        sizeof fatal_signals / sizeof fatal_signals[0]);
+    tcase_add_loop_test(signals, test_fault_in_crash_report, 0, HELPER_COUNT);
+    suite_add_tcase(suite, signals);
+
     TCase *dsos = tcase_create("dsos");
     tcase_add_unchecked_fixture(dsos, make_base_directory, remove_base_directory);
     tcase_set_timeout(dsos, 30);
     tcase_add_loop_test(dsos, test_unit_of_loaded_dso_is_reported, 0, HELPER_COUNT);
-    tcase_add_loop_test(dsos, test_unit_of_unloaded_dso_is_left_out, 0, HELPER_COUNT);
+    tcase_add_loop_test(dsos, test_unit_of_unloaded_dso_is_kept, 0, HELPER_COUNT);
     tcase_add_test(dsos, test_runtime_outlives_the_dso_that_loaded_it);
     suite_add_tcase(suite, dsos);
     return suite;

@@ -1,4 +1,4 @@
-/* Runs every unit-test suite of libsampler; exits non-zero on any failure.  */
+/* Runs every unit-test suite of libsampler and sampler-report's statistics; exits non-zero on any failure.  */
 #include <stdlib.h>
 
 #include <check.h>
@@ -8,6 +8,7 @@ Suite *countdown_suite(void);
 Suite *process_suite(void);
 Suite *observe_suite(void);
 Suite *report_suite(void);
+Suite *stats_suite(void);
 
 int main(void)
 {
@@ -17,6 +18,7 @@ int main(void)
     srunner_add_suite(runner, process_suite());
     srunner_add_suite(runner, observe_suite());
     srunner_add_suite(runner, report_suite());
+    srunner_add_suite(runner, stats_suite());
     srunner_run_all(runner, CK_NORMAL);
     int failed = srunner_ntests_failed(runner);
     srunner_free(runner);

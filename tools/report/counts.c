@@ -110,3 +110,26 @@ void unit_totals_add(struct unit_totals *totals, const struct unit_counts *occur
             total[c] = saturating_add(total[c], counts->values[c]);
     }
 }
+
+/* A table that does not fit a report's counts is an error: the two come
+   from different builds despite the same signature.  */
+bool unit_counts_fit_table(const struct run_report *report, const struct unit_counts *unit,
+                           const struct unit_table *table, struct diag *d)
+{
+    if (table->n_sites != unit->n_sites || table->n_counters != unit->n_counters)
+        return diag_fail(d, "%s:%lu: unit %s has %u sites and %u counters, but its site "
+                         "table at %s:%lu has %u sites and %u counters",
+                         report->path, unit->line_number, unit->signature, unit->n_sites,
+                         unit->n_counters, table->origin, table->line_number,
+                         table->n_sites, table->n_counters);
+    for (size_t i = 0; i < unit->n_observed; i++) {
+        const struct site_counts *counts = &unit->sites[i];
+        const struct site *site = &table->sites[counts->site];
+        if (counts->n_values != site->n_counters)
+            return diag_fail(d, "%s:%lu: site %u of unit %s has %u counters, its site "
+                             "table has %u",
+                             report->path, counts->line_number, counts->site,
+                             unit->signature, counts->n_values, site->n_counters);
+    }
+    return true;
+}

@@ -24,4 +24,10 @@ void unit_totals_add(struct unit_totals *totals, const struct unit_counts *occur
 
 void unit_totals_free(struct unit_totals *totals);
 
+/* Whether a unit occurrence of REPORT fits TABLE (same sizes, each site
+   line with its site's number of counters); D says why not.  A table that
+   does not fit comes from another build despite the same signature.  */
+bool unit_counts_fit_table(const struct run_report *report, const struct unit_counts *unit,
+                           const struct unit_table *table, struct diag *d);
+
 #endif

@@ -1,4 +1,5 @@
 #include "format.h"
+#include "textout.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -139,38 +140,6 @@ static const char *const column_titles[N_COLUMNS] = {
     "LOCATION", "FUNCTION", "SCHEME", "PREDICATE", "COUNTS",
 };
 
-/* TEXT with control characters made visible, so one row stays one line.  */
-static void append_visible(struct byte_buffer *buffer, const char *text)
-{
-    for (const unsigned char *p = (const unsigned char *) text; *p; p++) {
-        char escaped[8];
-        if (*p == '\n')
-            buffer_append(buffer, "\\n", 2);
-        else if (*p == '\t')
-            buffer_append(buffer, "\\t", 2);
-        else if (*p < 0x20 || *p == 0x7f)
-            buffer_append(buffer, escaped, (size_t) snprintf(escaped, sizeof escaped,
-                                                             "\\x%02x", *p));
-        else
-            buffer_append(buffer, p, 1);
-    }
-}
-
-static void append_text(struct byte_buffer *buffer, const char *text)
-{
-    buffer_append(buffer, text, strlen(text));
-}
-
-/* Columns are aligned by characters, so UTF-8 continuation bytes do not
-   count.  */
-static size_t display_width(const char *text)
-{
-    size_t width = 0;
-    for (const unsigned char *p = (const unsigned char *) text; *p; p++)
-        width += (*p & 0xc0) != 0x80;
-    return width;
-}
-
 static void text_counts(const struct site_row *row, struct byte_buffer *cell)
 {
     unsigned n_counters = row_counter_count(row);
@@ -209,8 +178,6 @@ static void text_cells(const struct site_row *row, struct byte_buffer cells[N_CO
         append_text(&cells[COLUMN_PREDICATE], number);
     }
     text_counts(row, &cells[COLUMN_COUNTS]);
-    for (int column = 0; column < N_COLUMNS; column++)
-        buffer_append(&cells[column], "", 0);   /* an empty cell still gets its NUL */
 }
 
 static void write_text_header(FILE *out, const struct run_report *report)
@@ -222,11 +189,17 @@ static void write_text_header(FILE *out, const struct run_report *report)
     fprintf(out, "pid       %llu\n", report->pid);
     fprintf(out, "sparsity  %llu\n", report->sparsity);
     fprintf(out, "seed      %llu\n", report->seed);
-    if (report->exit_kind == EXIT_NOT_YET)
+    if (report->resets > 0)
+        fprintf(out, "resets    %llu\n", report->resets);
+    if (report->interim > 0)
+        fprintf(out, "exit      none: interim report %llu, written while the run went on\n",
+                report->interim);
+    else if (report->exit_kind == EXIT_NOT_YET)
         fputs("exit      none: written on demand, before the run ended\n", out);
+    else if (report->exit_kind == EXIT_BY_EXEC)
+        fputs("exit      exec: the process went on as another program\n", out);
     else
-        fprintf(out, "exit      %s %u\n",
-                report->exit_kind == EXIT_BY_SIGNAL ? "signal" : "status", report->exit_code);
+        fprintf(out, "exit      %s %u\n", exit_kind_name(report->exit_kind), report->exit_code);
     buffer_free(&program);
 }
 
@@ -239,58 +212,17 @@ static void write_text(FILE *out, const struct run_report *report,
         fputs("no sites observed\n", out);
         return;
     }
-    struct byte_buffer (*cells)[N_COLUMNS] = xcalloc(n_rows, sizeof *cells);
-    size_t widths[N_COLUMNS];
-    for (int column = 0; column < N_COLUMNS; column++)
-        widths[column] = strlen(column_titles[column]);
+    struct text_table table;
+    text_table_init(&table, N_COLUMNS, column_titles);
     for (size_t i = 0; i < n_rows; i++) {
-        text_cells(&rows[i], cells[i]);
-        for (int column = 0; column < N_COLUMNS; column++) {
-            size_t width = display_width(cells[i][column].data);
-            if (width > widths[column])
-                widths[column] = width;
-        }
+        struct byte_buffer *cells = text_table_add_row(&table);
+        text_cells(&rows[i], cells);
     }
-    for (int column = 0; column < N_COLUMNS; column++) {
-        if (column < N_COLUMNS - 1)
-            fprintf(out, "%-*s  ", (int) widths[column], column_titles[column]);
-        else
-            fprintf(out, "%s\n", column_titles[column]);
-    }
-    for (size_t i = 0; i < n_rows; i++) {
-        for (int column = 0; column < N_COLUMNS; column++) {
-            const char *cell = cells[i][column].data;
-            fputs(cell, out);
-            if (column < N_COLUMNS - 1) {
-                for (size_t pad = display_width(cell); pad < widths[column] + 2; pad++)
-                    fputc(' ', out);
-            }
-            buffer_free(&cells[i][column]);
-        }
-        fputc('\n', out);
-    }
-    free(cells);
+    text_table_write(&table, out);
+    text_table_free(&table);
 }
 
 /* ---- CSV ------------------------------------------------------------------ */
-
-/* RFC 4180: quote a field holding a comma, quote or line break, doubling
-   its quotes.  */
-static void csv_field(FILE *out, const char *text, bool last)
-{
-    if (strpbrk(text, ",\"\r\n")) {
-        fputc('"', out);
-        for (const char *p = text; *p; p++) {
-            if (*p == '"')
-                fputc('"', out);
-            fputc(*p, out);
-        }
-        fputc('"', out);
-    } else {
-        fputs(text, out);
-    }
-    fputc(last ? '\n' : ',', out);
-}
 
 static void write_csv(FILE *out, const struct site_row *rows, size_t n_rows)
 {
@@ -325,89 +257,6 @@ static void write_csv(FILE *out, const struct site_row *rows, size_t n_rows)
 
 /* ---- JSON lines -------------------------------------------------------- */
 
-/* Length of the valid UTF-8 sequence at P (of at most AVAILABLE bytes), or
-   0 if it is not one: no overlong forms, surrogates or values past
-   U+10FFFF.  */
-static size_t utf8_sequence_length(const unsigned char *p, size_t available)
-{
-    size_t length;
-    unsigned min_second = 0x80, max_second = 0xbf;
-    if (p[0] < 0x80)
-        return 1;
-    if (p[0] >= 0xc2 && p[0] <= 0xdf) {
-        length = 2;
-    } else if (p[0] >= 0xe0 && p[0] <= 0xef) {
-        length = 3;
-        if (p[0] == 0xe0)
-            min_second = 0xa0;
-        else if (p[0] == 0xed)
-            max_second = 0x9f;
-    } else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
-        length = 4;
-        if (p[0] == 0xf0)
-            min_second = 0x90;
-        else if (p[0] == 0xf4)
-            max_second = 0x8f;
-    } else {
-        return 0;
-    }
-    if (length > available || p[1] < min_second || p[1] > max_second)
-        return 0;
-    for (size_t i = 2; i < length; i++) {
-        if ((p[i] & 0xc0) != 0x80)
-            return 0;
-    }
-    return length;
-}
-
-/* A JSON string; bytes that are not UTF-8 become U+FFFD, since JSON text
-   must be Unicode.  */
-static void json_string(FILE *out, const char *text)
-{
-    const unsigned char *p = (const unsigned char *) text;
-    size_t remaining = strlen(text);
-    fputc('"', out);
-    while (remaining > 0) {
-        size_t length = utf8_sequence_length(p, remaining);
-        if (length == 0) {
-            fputs("\\ufffd", out);
-            length = 1;
-        } else if (*p == '"' || *p == '\\') {
-            fputc('\\', out);
-            fputc(*p, out);
-        } else if (*p == '\n') {
-            fputs("\\n", out);
-        } else if (*p == '\t') {
-            fputs("\\t", out);
-        } else if (*p == '\r') {
-            fputs("\\r", out);
-        } else if (*p < 0x20) {
-            fprintf(out, "\\u%04x", *p);
-        } else {
-            fwrite(p, 1, length, out);
-        }
-        p += length;
-        remaining -= length;
-    }
-    fputc('"', out);
-}
-
-static void json_key(FILE *out, const char *key, bool first)
-{
-    if (!first)
-        fputc(',', out);
-    json_string(out, key);
-    fputc(':', out);
-}
-
-static void json_string_or_null(FILE *out, const char *text)
-{
-    if (text)
-        json_string(out, text);
-    else
-        fputs("null", out);
-}
-
 static void write_jsonl(FILE *out, const struct run_report *report,
                         const struct site_row *rows, size_t n_rows)
 {
@@ -420,12 +269,22 @@ static void write_jsonl(FILE *out, const struct run_report *report,
     fprintf(out, "%llu", report->sparsity);
     json_key(out, "seed", false);
     fprintf(out, "%llu", report->seed);
+    if (report->resets > 0) {
+        json_key(out, "resets", false);
+        fprintf(out, "%llu", report->resets);
+    }
+    if (report->interim > 0) {
+        json_key(out, "interim", false);
+        fprintf(out, "%llu", report->interim);
+    }
     json_key(out, "exit", false);
     if (report->exit_kind == EXIT_NOT_YET) {
         fputs("null}\n", out);
+    } else if (report->exit_kind == EXIT_BY_EXEC) {
+        fputs("{\"exec\":true}}\n", out);
     } else {
         fputc('{', out);
-        json_key(out, report->exit_kind == EXIT_BY_SIGNAL ? "signal" : "status", true);
+        json_key(out, exit_kind_name(report->exit_kind), true);
         fprintf(out, "%u}}\n", report->exit_code);
     }
 

@@ -9,6 +9,9 @@
 
 static const struct command *const commands[] = {
     &show_command,
+    &merge_command,
+    &rank_command,
+    &export_command,
 };
 
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };

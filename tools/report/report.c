@@ -7,11 +7,11 @@
 
 #include "record.h"
 
-enum header_field { HEADER_PROGRAM, HEADER_PID, HEADER_SPARSITY, HEADER_SEED, HEADER_EXIT,
-                    HEADER_COUNT };
+enum header_field { HEADER_PROGRAM, HEADER_PID, HEADER_SPARSITY, HEADER_SEED, HEADER_RESET,
+                    HEADER_EXIT, HEADER_INTERIM, HEADER_COUNT };
 
 static const char *const header_names[HEADER_COUNT] = {
-    "program", "pid", "sparsity", "seed", "exit",
+    "program", "pid", "sparsity", "seed", "reset", "exit", "interim",
 };
 
 enum { UNIT_FIELDS = 5, MAX_EXIT_STATUS = 255, MAX_SIGNAL = 255 };
@@ -22,6 +22,8 @@ struct report_parser {
     struct run_report *report;        /* the one being read */
     bool header_seen[HEADER_COUNT];
     struct name_index first_occurrence;   /* signature -> index in report->units */
+    char *object;                     /* named by the last 'object' record */
+    bool after_object;                /* no 'unit' record since it */
     struct diag *d;
 };
 
@@ -32,9 +34,10 @@ static void unit_counts_free(struct unit_counts *unit)
     free(unit->sites);
     free(unit->signature);
     free(unit->source);
+    free(unit->object);
 }
 
-static void run_report_free(struct run_report *report)
+void run_report_free(struct run_report *report)
 {
     for (size_t i = 0; i < report->n_units; i++)
         unit_counts_free(&report->units[i]);
@@ -77,6 +80,21 @@ static bool check_version(struct report_parser *parser)
     return true;
 }
 
+const char *exit_kind_name(enum exit_kind kind)
+{
+    switch (kind) {
+    case EXIT_BY_STATUS:
+        return "status";
+    case EXIT_BY_SIGNAL:
+        return "signal";
+    case EXIT_BY_EXEC:
+        return "exec";
+    case EXIT_NOT_YET:
+        break;
+    }
+    return NULL;
+}
+
 static bool parse_exit(struct report_parser *parser)
 {
     struct record_reader *reader = &parser->reader;
@@ -87,6 +105,9 @@ static bool parse_exit(struct report_parser *parser)
         report->exit_kind = EXIT_BY_STATUS;
         if (!field_to_u64(reader, f[2], "exit status", MAX_EXIT_STATUS, &code, parser->d))
             return false;
+    } else if (slice_equals(f[1], "exec")) {
+        report->exit_kind = EXIT_BY_EXEC;
+        code = 0;
     } else if (slice_equals(f[1], "signal")) {
         report->exit_kind = EXIT_BY_SIGNAL;
         if (!field_to_u64(reader, f[2], "signal", MAX_SIGNAL, &code, parser->d))
@@ -95,7 +116,8 @@ static bool parse_exit(struct report_parser *parser)
             return record_fail(reader, parser->d, "signal 0 is not a signal");
     } else {
         char shown[128];
-        return record_fail(reader, parser->d, "bad exit kind '%s' (expected status or signal)",
+        return record_fail(reader, parser->d, "bad exit kind '%s' (expected status, signal "
+                           "or exec)",
                            slice_for_message(f[1], shown, sizeof shown));
     }
     report->exit_code = (unsigned) code;
@@ -112,7 +134,12 @@ static bool parse_header_field(struct report_parser *parser, enum header_field f
     if (parser->header_seen[field])
         return record_fail(reader, d, "duplicate '%s' record", header_names[field]);
     parser->header_seen[field] = true;
-    size_t wanted = field == HEADER_EXIT ? 3 : 2;
+    if ((field == HEADER_EXIT && parser->header_seen[HEADER_INTERIM])
+        || (field == HEADER_INTERIM && parser->header_seen[HEADER_EXIT]))
+        return record_fail(reader, d, "a report has an 'exit' record or an 'interim' "
+                           "one, not both");
+    /* exit status N, exit signal N; exit exec.  */
+    size_t wanted = field == HEADER_EXIT && !slice_equals(f[1], "exec") ? 3 : 2;
     if (record->n_fields != wanted)
         return record_fail(reader, d, "'%s' record has %zu fields, expected %zu",
                            header_names[field], record->n_fields, wanted);
@@ -131,6 +158,15 @@ static bool parse_header_field(struct report_parser *parser, enum header_field f
         return field_to_u64(reader, f[1], "sparsity", ULLONG_MAX, &report->sparsity, d);
     case HEADER_SEED:
         return field_to_u64(reader, f[1], "seed", ULLONG_MAX, &report->seed, d);
+    case HEADER_RESET:
+        return field_to_u64(reader, f[1], "reset count", ULLONG_MAX, &report->resets, d);
+    case HEADER_INTERIM:
+        if (!field_to_u64(reader, f[1], "interim report number", ULLONG_MAX,
+                          &report->interim, d))
+            return false;
+        if (report->interim == 0)
+            return record_fail(reader, d, "interim reports are numbered from 1");
+        return true;
     case HEADER_EXIT:
         return parse_exit(parser);
     case HEADER_COUNT:
@@ -139,12 +175,13 @@ static bool parse_header_field(struct report_parser *parser, enum header_field f
     return true;
 }
 
-/* Once the counts begin, the header must be complete; only `exit' may be
-   missing (a report written on demand).  */
+/* Once the counts begin, the header must be complete; `reset', `exit'
+   and `interim' are optional.  */
 static bool check_header_complete(struct report_parser *parser)
 {
     for (int i = 0; i < HEADER_COUNT; i++) {
-        if (!parser->header_seen[i] && i != HEADER_EXIT)
+        if (!parser->header_seen[i] && i != HEADER_EXIT && i != HEADER_INTERIM
+            && i != HEADER_RESET)
             return record_fail(&parser->reader, parser->d, "missing '%s' record before the units",
                                header_names[i]);
     }
@@ -186,6 +223,7 @@ static bool parse_unit(struct report_parser *parser)
                            record->n_fields, UNIT_FIELDS);
     struct unit_counts unit = { 0 };
     unit.line_number = reader->line_number;
+    unit.object = parser->object ? xstrdup(parser->object) : NULL;
     if (!field_to_signature(reader, f[1], &unit.signature, d)
         || !field_to_unsigned(reader, f[2], "site count", &unit.n_sites, d)
         || !field_to_unsigned(reader, f[3], "counter count", &unit.n_counters, d)
@@ -286,6 +324,19 @@ static bool parse_body(struct report_parser *parser)
             if (!check_header_complete(parser) || (current && !finish_unit(parser, current))
                 || !parse_unit(parser))
                 return false;
+            parser->after_object = false;
+        } else if (slice_equals(name, "object")) {
+            /* Names the loaded object of the units that follow.  */
+            char *object;
+            if (record->n_fields != 2)
+                return record_fail(reader, parser->d, "'object' record has %zu fields, "
+                                   "expected 2", record->n_fields);
+            if (!check_header_complete(parser)
+                || !field_to_string(reader, record->fields[1], "object", &object, parser->d))
+                return false;
+            free(parser->object);
+            parser->object = object;
+            parser->after_object = true;
         } else if (slice_equals(name, "end")) {
             if (record->n_fields != 1)
                 return record_fail(reader, parser->d, "'end' record has %zu fields, expected 1",
@@ -294,6 +345,9 @@ static bool parse_body(struct report_parser *parser)
         } else if (starts_with_digit(name)) {
             if (!current)
                 return record_fail(reader, parser->d, "counts before the first 'unit' record");
+            if (parser->after_object)
+                return record_fail(reader, parser->d, "counts after an 'object' record, before "
+                                   "its first 'unit' record");
             if (!parse_site_counts(parser, current))
                 return false;
         } else {
@@ -314,6 +368,9 @@ static bool parse_report(struct report_parser *parser, struct run_report *report
     parser->report = report;
     memset(parser->header_seen, 0, sizeof parser->header_seen);
     name_index_free(&parser->first_occurrence);
+    free(parser->object);
+    parser->object = NULL;
+    parser->after_object = false;
     return check_version(parser) && parse_body(parser);
 }
 
@@ -350,6 +407,7 @@ bool report_file_parse(struct report_file *file, const char *path,
     }
     record_free(&parser.record);
     name_index_free(&parser.first_occurrence);
+    free(parser.object);
     if (!ok)
         report_file_free(file);
     return ok;
@@ -364,5 +422,21 @@ bool report_file_load(struct report_file *file, const char *path, struct diag *d
     else
         memset(file, 0, sizeof *file);
     buffer_free(&contents);
+    return ok;
+}
+
+bool report_parse_one(struct run_report *report, const char *path, const char *data,
+                      size_t size, unsigned long first_line, struct diag *d)
+{
+    struct report_parser parser = { .d = d };
+    record_reader_init(&parser.reader, path, data, size);
+    parser.reader.line_number = first_line - 1;
+    memset(report, 0, sizeof *report);
+    bool ok = record_read(&parser.reader, &parser.record, d) == RECORD_READ
+              && parse_report(&parser, report);
+    record_free(&parser.record);
+    name_index_free(&parser.first_occurrence);
+    if (!ok)
+        run_report_free(report);
     return ok;
 }

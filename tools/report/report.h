@@ -12,9 +12,11 @@
 #define REPORT_FORMAT_VERSION 1
 
 enum exit_kind {
-    EXIT_NOT_YET,     /* no exit record: a report written on demand */
+    EXIT_NOT_YET,     /* no exit record: an interim report (or an older
+                         on-demand one) */
     EXIT_BY_STATUS,
     EXIT_BY_SIGNAL,
+    EXIT_BY_EXEC,     /* the process image was replaced by exec */
 };
 
 struct site_counts {
@@ -30,6 +32,8 @@ struct site_counts {
 struct unit_counts {
     char *signature;
     char *source;
+    char *object;                /* the program or library it was in; NULL if
+                                    the report does not say */
     unsigned n_sites;
     unsigned n_counters;
     unsigned long line_number;
@@ -47,6 +51,8 @@ struct run_report {
     unsigned long long seed;
     enum exit_kind exit_kind;
     unsigned exit_code;          /* status or signal number */
+    unsigned long long interim;  /* an interim report's number; 0: not interim */
+    unsigned long long resets;   /* sampler_reset calls before the report */
     struct unit_counts *units;   /* in report order */
     size_t n_units;
     size_t capacity;
@@ -66,9 +72,20 @@ struct report_file {
 bool report_file_parse(struct report_file *file, const char *path,
                        const char *data, size_t size, struct diag *d);
 
+/* The word of KIND in an `exit' record: "status", "signal" or "exec"
+   (NULL for EXIT_NOT_YET, which has no exit record).  */
+const char *exit_kind_name(enum exit_kind kind);
+
 /* Reads and parses the report file PATH ("-" is standard input).  */
 bool report_file_load(struct report_file *file, const char *path, struct diag *d);
 
 void report_file_free(struct report_file *file);
+
+/* Parses DATA (SIZE bytes), exactly one report whose first line is line
+   FIRST_LINE of PATH (for messages).  */
+bool report_parse_one(struct run_report *report, const char *path, const char *data,
+                      size_t size, unsigned long first_line, struct diag *d);
+
+void run_report_free(struct run_report *report);
 
 #endif

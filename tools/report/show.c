@@ -7,14 +7,11 @@
 
 #include "command.h"
 #include "counts.h"
-#include "elfsection.h"
 #include "format.h"
 #include "report.h"
-#include "sampler-abi.h"
 #include "sitetable.h"
 #include "util.h"
 
-#define SITE_SECTION SAMPLER_SITE_SECTION
 
 /* A --binary or --sites argument.  */
 struct table_file {
@@ -91,19 +88,10 @@ static int parse_show_options(const struct command *self, int argc, char **argv,
 static bool add_binary_tables(struct site_catalog *catalog, const char *path,
                               struct table_sources *sources, struct diag *d)
 {
-    struct byte_buffer section = { 0 };
     bool found;
-    bool ok = elf_read_section(path, SITE_SECTION, &section, &found, d);
-    if (ok && found) {
-        size_t origin_size = strlen(path) + sizeof "[" SITE_SECTION "]";
-        char *origin = xmalloc(origin_size);
-        snprintf(origin, origin_size, "%s[" SITE_SECTION "]", path);
-        ok = site_catalog_add_text(catalog, origin, section.data, section.size, d);
-        free(origin);
-    } else if (ok) {
+    bool ok = site_catalog_add_binary(catalog, path, &found, d);
+    if (ok && !found)
         sources->without_section[sources->n_without_section++] = path;
-    }
-    buffer_free(&section);
     return ok;
 }
 
@@ -144,29 +132,6 @@ static bool load_site_tables(const struct show_options *options, const struct re
     return true;
 }
 
-/* A table that does not fit a report's counts is an error: the two come
-   from different builds despite the same signature.  */
-static bool check_fits(const struct run_report *report, const struct unit_counts *unit,
-                       const struct unit_table *table, struct diag *d)
-{
-    if (table->n_sites != unit->n_sites || table->n_counters != unit->n_counters)
-        return diag_fail(d, "%s:%lu: unit %s has %u sites and %u counters, but its site "
-                         "table at %s:%lu has %u sites and %u counters",
-                         report->path, unit->line_number, unit->signature, unit->n_sites,
-                         unit->n_counters, table->origin, table->line_number,
-                         table->n_sites, table->n_counters);
-    for (size_t i = 0; i < unit->n_observed; i++) {
-        const struct site_counts *counts = &unit->sites[i];
-        const struct site *site = &table->sites[counts->site];
-        if (counts->n_values != site->n_counters)
-            return diag_fail(d, "%s:%lu: site %u of unit %s has %u counters, its site "
-                             "table has %u",
-                             report->path, counts->line_number, counts->site,
-                             unit->signature, counts->n_values, site->n_counters);
-    }
-    return true;
-}
-
 /* A unit of one report: with its site table, all its occurrences added up;
    without, one occurrence as it is.  */
 struct unit_group {
@@ -195,7 +160,7 @@ static bool group_units(const struct run_report *report, const struct site_catal
         const struct unit_counts *unit = &report->units[u];
         const struct unit_table *table = site_catalog_find(catalog, unit->signature);
         size_t g;
-        if (table && !check_fits(report, unit, table, d)) {
+        if (table && !unit_counts_fit_table(report, unit, table, d)) {
             ok = false;
         } else if (table && name_index_find(&known, unit->signature, &g)) {
             unit_totals_add(&groups[g].totals, unit);

@@ -1,10 +1,12 @@
 #include "sitetable.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "elfsection.h"
 #include "record.h"
 
 /* Fields of the records, counting the record name.  */
@@ -331,11 +333,19 @@ static bool catalog_add_unit(struct site_catalog *catalog, struct unit_table *un
 bool site_catalog_add_text(struct site_catalog *catalog, const char *origin,
                            const char *data, size_t size, struct diag *d)
 {
+    return site_catalog_add_text_at(catalog, origin, data, size, 1, d);
+}
+
+bool site_catalog_add_text_at(struct site_catalog *catalog, const char *origin,
+                              const char *data, size_t size, unsigned long first_line,
+                              struct diag *d)
+{
     struct record_reader reader;
     struct record record = { 0 };
     char shown[128];
     bool ok = true;
     record_reader_init(&reader, origin, data, size);
+    reader.line_number = first_line - 1;
     while (ok) {
         record_skip_nul_padding(&reader);
         enum record_status status = record_read(&reader, &record, d);
@@ -364,5 +374,21 @@ bool site_catalog_add_file(struct site_catalog *catalog, const char *path, struc
     bool ok = read_whole_file(path, &contents, d)
               && site_catalog_add_text(catalog, path, contents.data, contents.size, d);
     buffer_free(&contents);
+    return ok;
+}
+
+bool site_catalog_add_binary(struct site_catalog *catalog, const char *path, bool *found,
+                             struct diag *d)
+{
+    struct byte_buffer section = { 0 };
+    bool ok = elf_read_section(path, SITE_SECTION, &section, found, d);
+    if (ok && *found) {
+        size_t origin_size = strlen(path) + sizeof "[" SITE_SECTION "]";
+        char *origin = xmalloc(origin_size);
+        snprintf(origin, origin_size, "%s[" SITE_SECTION "]", path);
+        ok = site_catalog_add_text(catalog, origin, section.data, section.size, d);
+        free(origin);
+    }
+    buffer_free(&section);
     return ok;
 }

@@ -9,6 +9,10 @@
 
 #include "util.h"
 
+#include "sampler-abi.h"
+
+#define SITE_SECTION SAMPLER_SITE_SECTION
+
 enum scheme {
     SCHEME_CHECKS,
     SCHEME_BRANCHES,
@@ -71,8 +75,18 @@ void site_catalog_free(struct site_catalog *catalog);
 bool site_catalog_add_text(struct site_catalog *catalog, const char *origin,
                            const char *data, size_t size, struct diag *d);
 
+/* The same, DATA's first line being line FIRST_LINE of ORIGIN.  */
+bool site_catalog_add_text_at(struct site_catalog *catalog, const char *origin,
+                              const char *data, size_t size, unsigned long first_line,
+                              struct diag *d);
+
 /* Adds the tables of a site-table file.  */
 bool site_catalog_add_file(struct site_catalog *catalog, const char *path, struct diag *d);
+
+/* Adds the tables of the ELF file PATH (program, library or object), from
+   its SITE_SECTION; *FOUND says whether it has one.  */
+bool site_catalog_add_binary(struct site_catalog *catalog, const char *path, bool *found,
+                             struct diag *d);
 
 const struct unit_table *site_catalog_find(const struct site_catalog *catalog,
                                            const char *signature);

@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Reads back every report that real programs wrote, and checks that reports
+written at sparsity 1 (every site visit sampled) are plausible.
+
+Usage: check-reports.py --report-tool SAMPLER_REPORT [--binary FILE...]
+           [--plausible DIR...] [--readable DIR...]
+
+Every file in the folders (leftover temporary files, *.tmp.*, are an error:
+a report is whole or absent) must be read by `sampler-report show
+--format=jsonl` with exit status 0: its units all found in the report's
+program or in the --binary files (instrumented shared libraries: a report
+names only its program).  A report whose program is gone (configure's
+conftest programs, run while the package builds) must still be read, with
+exit status 1 (no site tables).  Reports under --plausible must also have sparsity 1 and:
+
+  * main entered once: in every report of a program whose main function is
+    instrumented (its unit has a function-entries site for main, found with
+    --all once per program), that site counts exactly 1;
+  * no site without its function's entry: a function with any nonzero
+    counter was entered (its function-entries site counts at least 1);
+  * bounds: a site that observed values has min <= max.
+
+Prints "N reports read back, N checked at sparsity 1, N of programs deleted
+since read without site tables" on stdout; each
+problem on stderr, naming the report.  Exit status 0 when all is well, 1
+otherwise, 2 on bad usage.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+MAX_PROBLEMS_SHOWN = 20
+UNESCAPE = {"t": "\t", "n": "\n", "\\": "\\"}
+
+
+def report_program(report):
+    """The program a report names (its `program` record), or None."""
+    with open(report, "rb") as stream:
+        for line in stream.read(65536).split(b"\n")[:3]:
+            if line.startswith(b"program\t"):
+                path = line[len(b"program\t"):].decode("utf-8", "replace")
+                return re.sub(r"\\(.)", lambda m: UNESCAPE.get(m.group(1), m.group(1)),
+                              path)
+    return None
+
+
+def show(tool, binaries, report, show_all=False, program_gone=False):
+    """The report's run metadata and site rows, or raises ValueError."""
+    command = [tool, "show", report, "--format=jsonl"]
+    # With --binary, sampler-report no longer tries the report's program
+    # by itself: name it too.
+    program = report_program(report)
+    if binaries and program and os.path.isfile(program):
+        binaries = [program] + [b for b in binaries if b != program]
+    for binary in binaries:
+        command += ["--binary", binary]
+    if show_all:
+        command.append("--all")
+    result = subprocess.run(command, capture_output=True, text=True)
+    # Without the program's site tables, status 1 says the report itself
+    # was read.
+    if result.returncode != 0 and not (program_gone and result.returncode == 1):
+        message = (result.stderr.strip().splitlines() or ["no message"])[0]
+        raise ValueError("sampler-report show exits with %d: %s"
+                         % (result.returncode, message))
+    lines = result.stdout.splitlines()
+    if not lines:
+        raise ValueError("sampler-report show printed nothing")
+    return json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
+
+
+def main_entry_units(tool, binaries, report):
+    """Units of the report's program whose main has a function-entries
+    site."""
+    _, rows = show(tool, binaries, report, show_all=True)
+    return {row["unit"] for row in rows
+            if row["scheme"] == "function-entries" and row["function"] == "main"}
+
+
+def plausibility_problems(meta, rows, main_units):
+    problems = []
+    if meta.get("sparsity") != 1:
+        problems.append("sparsity %s, not 1" % meta.get("sparsity"))
+    entered = {}
+    active = set()
+    for row in rows:
+        key = (row["unit"], row["function"])
+        counts = row["counts"]
+        if row["scheme"] == "function-entries":
+            entered[key] = counts["entered"]
+        elif row["scheme"] == "bounds":
+            if counts["count"] > 0 and counts["min"] > counts["max"]:
+                problems.append("%s:%s: bounds min %s > max %s"
+                                % (row["file"], row["line"], counts["min"],
+                                   counts["max"]))
+        if any(value != 0 for value in counts.values()):
+            active.add(key)
+    for unit in main_units:
+        if entered.get((unit, "main"), 0) != 1:
+            problems.append("main entered %d times, not once"
+                            % entered.get((unit, "main"), 0))
+    for key in sorted(active):
+        if entered.get(key, 0) < 1:
+            problems.append("function %s has counts but was never entered"
+                            % key[1])
+    return problems
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--report-tool", required=True)
+    parser.add_argument("--binary", nargs="*", default=[])
+    parser.add_argument("--plausible", nargs="*", default=[])
+    parser.add_argument("--readable", nargs="*", default=[])
+    args = parser.parse_args()
+
+    problems = []
+    read = checked = gone = 0
+    main_units_by_program = {}
+    for plausible, folders in ((True, args.plausible), (False, args.readable)):
+        for folder in folders:
+            if not os.path.isdir(folder):
+                continue
+            for name in sorted(os.listdir(folder)):
+                report = os.path.join(folder, name)
+                if ".tmp." in name:
+                    problems.append("%s: a temporary report file was left"
+                                    % report)
+                    continue
+                try:
+                    program = report_program(report) or ""
+                    if not os.path.isfile(program):
+                        # A configure probe's conftest, deleted since: the
+                        # report must still read, without site tables.
+                        show(args.report_tool, args.binary, report,
+                             program_gone=True)
+                        gone += 1
+                        continue
+                    meta, rows = show(args.report_tool, args.binary, report)
+                    read += 1
+                    if not plausible:
+                        continue
+                    if program not in main_units_by_program:
+                        main_units_by_program[program] = main_entry_units(
+                            args.report_tool, args.binary, report)
+                    found = plausibility_problems(
+                        meta, rows, main_units_by_program[program])
+                    checked += 1
+                    problems.extend("%s (%s): %s" % (report, program, p)
+                                    for p in found)
+                except (ValueError, KeyError, json.JSONDecodeError) as error:
+                    problems.append("%s: %s" % (report, error))
+    print("%d reports read back, %d checked at sparsity 1, %d of programs "
+          "deleted since read without site tables" % (read, checked, gone))
+    for problem in problems[:MAX_PROBLEMS_SHOWN]:
+        print(problem, file=sys.stderr)
+    if len(problems) > MAX_PROBLEMS_SHOWN:
+        print("... and %d more report problems"
+              % (len(problems) - MAX_PROBLEMS_SHOWN), file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,16 @@
+# gawk: an interpreter (bison grammar, its own regex and DFA matchers, MPFR
+# arithmetic, dynamic extensions loaded with dlopen).  Its suite is not
+# automake's: each test prints its name, and a failed one leaves test/_NAME.
+PKG_OPT=-O2
+PKG_DEPS="libmpfr-dev libgmp-dev libreadline-dev"
+pkg_build () { autotools_build --disable-rpath; }
+pkg_test () {
+  make -k check > check.log 2>&1
+  local name
+  # Test names are printed alone on a line; anything else is other output.
+  grep -E '^[A-Za-z][A-Za-z0-9_+.-]*$' check.log | sort -u | while IFS= read -r name; do
+    case $name in make|Makefile|ALL|PASSED) continue ;; esac
+    [ -f "test/$name.awk" ] || [ -f "test/$name.ok" ] || [ -f "test/$name.sh" ] || continue
+    if [ -e "test/_$name" ]; then echo "FAIL $name"; else echo "PASS $name"; fi
+  done >> "$RESULTS"
+}

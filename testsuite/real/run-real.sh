@@ -1,0 +1,314 @@
+#!/bin/bash
+# run-real.sh: real programs built with sampler pass their own test suites.
+#
+# Usage: testsuite/real/run-real.sh BUILD_DIR [OPTIONS]
+#
+#   BUILD_DIR          has bin/sampler-gcc (with lib/ beside it)
+#   --packages "P..."  packages to test (default: every recipe in
+#                      testsuite/real/packages/, sorted)
+#   --jobs J           make -j J for the builds (default 2)
+#   --keep             keep the scratch directory (default: kept only when
+#                      something failed)
+#   --deps             print the Debian packages the recipes need to build and
+#                      test (for `make deps`) and exit
+#
+# For each package (a recipe testsuite/real/packages/PKG.sh, see below):
+#   1. the Debian bookworm source is fetched and unpacked once into the cache
+#      (testsuite/tools/fetch-debian-source.sh);
+#   2. plain: a copy is built with gcc and the package's usual flags, and its
+#      own test suite runs: the baseline;
+#   3. sampler: another copy is built with CC=sampler-gcc and every scheme
+#      (-fplugin-arg-sampler-schemes=checks,branches,returns,scalar-pairs,
+#      float-kinds,function-entries,bounds in CFLAGS, as a user would) at the
+#      same -O level, with SAMPLER_SPARSITY=1 during the build, so that the
+#      instrumented tools a build runs (bc's fbc, sqlite's lemon) sample too;
+#   4. the test suite runs on it at SAMPLER_SPARSITY=1 and again at 100
+#      (fixed SAMPLER_SEED), each run of an instrumented program writing its
+#      report into the scratch directory;
+#   5. recipes with shared libraries also run plain programs against the
+#      instrumented libraries (pkg_dso_test), at both sparsities;
+#   6. every report is read back by sampler-report, and reports written at
+#      sparsity 1 must be plausible (testsuite/real/check-reports.py);
+#   7. the instrumented build must give no compiler or linker warning that
+#      the plain build does not (they would break -Werror builds), and
+#      configure must write the same config.h (its probes, built with the
+#      wrapper and run sampling, must find what they find plainly).
+# The suites run as an unprivileged user when the script runs as root (some
+# suites refuse root, sqlite3's among them, and others skip the tests of
+# permissions); that user owns the working copies and the report folders.
+#
+# Every test that passes plainly must pass instrumented at both sparsities;
+# tests that fail or are skipped plainly are left out.  Output per package:
+#   PKG: N passed, N failed (plain baseline: N passed, N failed, N skipped; ...)
+# where N passed and N failed count (test, sparsity) pairs of the tests that
+# pass plainly, plus the report, config.h and warning checks; then FAIL lines, and at the end
+# "real: N passed, N failed".  Exit status 1 when anything failed, 2 on a
+# setup error (a package that cannot be fetched or whose plain build fails).
+#
+# A recipe defines, running in the unpacked copy's top directory:
+#   PKG_OPT          the package's usual optimisation level (e.g. -O2)
+#   PKG_DEPS         Debian packages needed to build and test it
+#   pkg_build        configure and build with $CC, $CFLAGS, $LDFLAGS, $JOBS
+#   pkg_test         run the suite; write one line per test to $RESULTS:
+#                    "PASS name", "FAIL name" or "SKIP name", or "NOTRUN
+#                    name" for a test left out at sparsity 1 as too slow
+#                    (PKG_TOO_SLOW_AT_1, see automake_check in lib.sh)
+#                    ($PLAIN_DIR is the plain copy, after its own suite ran:
+#                    suites without expected outputs compare with it)
+#   pkg_dso_test     (optional) given the plain copy in $PLAIN_DIR and the
+#                    instrumented one in $INST_DIR, run plain programs with
+#                    the instrumented shared libraries; write results the
+#                    same way
+# Helpers for recipes: automake_results (reads *.trs files), run_case.
+#
+# Environment (optional):
+#   SAMPLER_CACHE    cache root (default $HOME/.cache/sampler)
+#   REAL_SCRATCH     scratch dir (default a fresh ${TMPDIR:-/tmp}/sampler-real.*)
+#   REAL_USER        the unprivileged user (default sampler-tests; created
+#                    when missing)
+
+set -u
+
+ALL_SCHEMES=checks,branches,returns,scalar-pairs,float-kinds,function-entries,bounds
+HERE=$(cd "$(dirname "$0")" && pwd)
+RECIPES=$HERE/packages
+FETCH=$HERE/../tools/fetch-debian-source.sh
+SAMPLER_SEED_FIXED=2718
+
+usage () { sed -n '2,/^$/s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+
+. "$HERE/lib.sh"
+
+# ---------------------------------------------------------------------------
+# Running as the unprivileged user.
+
+as_tester () {
+  if [ "$(id -u)" = 0 ]; then
+    setpriv --reuid="$REAL_USER" --regid="$REAL_USER" --init-groups \
+      env HOME="$SCRATCH/home" USER="$REAL_USER" LOGNAME="$REAL_USER" "$@"
+  else
+    "$@"
+  fi
+}
+
+ensure_tester () {
+  [ "$(id -u)" = 0 ] || return 0
+  id "$REAL_USER" > /dev/null 2>&1 ||
+    useradd --system --no-create-home --shell /bin/sh "$REAL_USER" ||
+    { echo "run-real.sh: cannot create the user $REAL_USER" >&2; exit 2; }
+}
+
+give_to_tester () {
+  [ "$(id -u)" = 0 ] && chown -R "$REAL_USER:$REAL_USER" "$@"
+  return 0
+}
+
+count () {   # $1 = word, $2 = file
+  grep -c "^$1 " "$2" 2>/dev/null || true
+}
+
+warnings () {   # $1 = build log, $2 = its tree: its warnings, sorted, paths relative
+  grep -E 'warning:' "$1" | sed "s|$2/||g; s|^\./||" | sort -u
+}
+
+outcome () {   # $1 = test name, $2 = results: its result word, or "missing"
+  awk -v n="$1" '{ w = $1; sub(/^[A-Z]+ /, ""); if ($0 == n) { print w; found = 1; exit } }
+                 END { if (!found) print "missing" }' "$2"
+}
+
+# ---------------------------------------------------------------------------
+# One package.
+
+test_package () {
+  local pkg=$1 recipe=$RECIPES/$1.sh
+  local w=$SCRATCH/$pkg log
+  mkdir -p "$w"
+  log=$w/log
+  echo "== $pkg" >&2
+
+  local src
+  src=$("$FETCH" "$pkg" 2>> "$log") ||
+    { echo "SETUP: $pkg: cannot fetch the source (see $log)"; setup_errors=$((setup_errors + 1)); keep_scratch=1; return; }
+  local opt deps
+  opt=$(. "$recipe"; echo "$PKG_OPT")
+  local cflags="-g $opt -fstack-protector-strong -Wformat -Werror=format-security"
+  local ldflags="-Wl,-z,relro"
+  local scheme_flag="-fplugin-arg-sampler-schemes=$ALL_SCHEMES"
+
+  # Plain build and baseline.
+  rm -rf "$w/plain" "$w/inst"
+  cp -a "$src" "$w/plain" && cp -a "$src" "$w/inst" || { echo "SETUP: $pkg: cannot copy the source"; setup_errors=$((setup_errors + 1)); keep_scratch=1; return; }
+  local t0 t1 t2 t3
+  t0=$(date +%s)
+  if ! (cd "$w/plain" && phase "$recipe" build CC=gcc "CFLAGS=$cflags" "LDFLAGS=$ldflags" "JOBS=$JOBS") > "$w/plain-build.log" 2>&1; then
+    echo "SETUP: $pkg: the plain build fails (see $w/plain-build.log)"
+    setup_errors=$((setup_errors + 1)); keep_scratch=1; return
+  fi
+  t1=$(date +%s)
+  give_to_tester "$w/plain"
+  : > "$w/plain.results"; chmod 666 "$w/plain.results"
+  (cd "$w/plain" && as_tester bash -c '. "$0"; phase "$@"' \
+     "$HERE/lib.sh" "$recipe" test RESULTS="$w/plain.results" JOBS="$JOBS" PLAIN_DIR="$w/plain") > "$w/plain-test.log" 2>&1
+  local ppass pfail pskip
+  ppass=$(count PASS "$w/plain.results"); pfail=$(count FAIL "$w/plain.results"); pskip=$(count SKIP "$w/plain.results")
+  if [ "$ppass" = 0 ]; then
+    echo "SETUP: $pkg: no test passes in the plain build (see $w/plain-test.log)"
+    setup_errors=$((setup_errors + 1)); keep_scratch=1; return
+  fi
+
+  # Instrumented build, sampling its own tools.
+  t2=$(date +%s)
+  local reports=$w/reports
+  mkdir -p "$reports/build"
+  if ! (cd "$w/inst" && SAMPLER_SPARSITY=1 SAMPLER_SEED=$SAMPLER_SEED_FIXED \
+        SAMPLER_FILE="$reports/build/%p.report" \
+        phase "$recipe" build "CC=$WRAPPER" "CFLAGS=$cflags $scheme_flag" \
+          "LDFLAGS=$ldflags" "JOBS=$JOBS") > "$w/inst-build.log" 2>&1; then
+    echo "FAIL: $pkg: the instrumented build fails (see $w/inst-build.log)"
+    echo "$pkg: 0 passed, 1 failed (plain baseline: $ppass passed, $pfail failed, $pskip skipped)"
+    total_fail=$((total_fail + 1)); keep_scratch=1; return
+  fi
+  t3=$(date +%s)
+  give_to_tester "$w/inst" "$reports"
+
+  local npass=0 nfail=0 notrun=0 sp name
+  # configure must find the same things: instrumented probes that behave
+  # differently (or a wrapper that confuses them) would change config.h.
+  local header differs=""
+  while IFS= read -r header; do
+    [ -f "$w/inst/$header" ] || { differs+=" $header (missing)"; continue; }
+    # Lines naming the compiler or its flags may differ, nothing else.
+    diff -q <(grep -v -e "$w/" -e sampler "$w/plain/$header") \
+            <(grep -v -e "$w/" -e sampler "$w/inst/$header") > /dev/null ||
+      differs+=" $header"
+  done < <(cd "$w/plain" && find . -name config.h | sort | while read -r header; do
+             [ -e "$src/$header" ] || echo "$header"; done)
+  if [ -z "$differs" ]; then npass=$((npass + 1))
+  else
+    nfail=$((nfail + 1))
+    echo "FAIL: $pkg: configure found something else in the instrumented build:$differs"
+  fi
+  # Instrumenting must not add warnings: they break -Werror builds.
+  local new_warnings
+  new_warnings=$(comm -13 <(warnings "$w/plain-build.log" "$w/plain") \
+                          <(warnings "$w/inst-build.log" "$w/inst"))
+  if [ -z "$new_warnings" ]; then npass=$((npass + 1))
+  else
+    nfail=$((nfail + 1))
+    printf '%s\n' "$new_warnings" | head -n 5 | sed "s/^/FAIL: $pkg: a warning only the instrumented build gives: /"
+  fi
+  local has_dso
+  has_dso=$(. "$recipe"; declare -F pkg_dso_test > /dev/null && echo yes)
+  for sp in 1 100; do
+    mkdir -p "$reports/s$sp" "$reports/dso-s$sp"
+    give_to_tester "$reports"
+    : > "$w/inst-s$sp.results"; chmod 666 "$w/inst-s$sp.results"
+    (cd "$w/inst" && as_tester env SAMPLER_SPARSITY=$sp SAMPLER_SEED=$SAMPLER_SEED_FIXED \
+       SAMPLER_FILE="$reports/s$sp/%p.report" \
+       bash -c '. "$0"; phase "$@"' \
+       "$HERE/lib.sh" "$recipe" test RESULTS="$w/inst-s$sp.results" JOBS="$JOBS" PLAIN_DIR="$w/plain") > "$w/inst-s$sp-test.log" 2>&1
+    while read -r name; do
+      if grep -qxF "PASS $name" "$w/inst-s$sp.results"; then npass=$((npass + 1))
+      elif grep -qxF "NOTRUN $name" "$w/inst-s$sp.results"; then notrun=$((notrun + 1))
+      else
+        nfail=$((nfail + 1))
+        echo "FAIL: $pkg: $name at sparsity $sp ($(outcome "$name" "$w/inst-s$sp.results"))"
+      fi
+    done < <(sed -n 's/^PASS //p' "$w/plain.results")
+    if [ "$has_dso" = yes ]; then
+      : > "$w/dso-s$sp.results"; chmod 666 "$w/dso-s$sp.results"
+      (cd "$w" && as_tester env SAMPLER_SPARSITY=$sp SAMPLER_SEED=$SAMPLER_SEED_FIXED \
+         SAMPLER_FILE="$reports/dso-s$sp/%p.report" \
+         bash -c '. "$0"; phase "$@"' \
+         "$HERE/lib.sh" "$recipe" dso RESULTS="$w/dso-s$sp.results" PLAIN_DIR="$w/plain" INST_DIR="$w/inst") > "$w/dso-s$sp.log" 2>&1
+      local dpass dfail
+      dpass=$(count PASS "$w/dso-s$sp.results"); dfail=$(( $(count FAIL "$w/dso-s$sp.results") + $(count SKIP "$w/dso-s$sp.results") ))
+      [ "$dpass" -gt 0 ] || dfail=$((dfail + 1))
+      # The reports prove that the instrumented library was the one loaded.
+      if [ -z "$(ls -A "$reports/dso-s$sp")" ]; then
+        dfail=$((dfail + 1))
+        echo "FAIL: $pkg: plain programs with the instrumented library wrote no report at sparsity $sp"
+      fi
+      npass=$((npass + dpass)); nfail=$((nfail + dfail))
+      grep -E '^(FAIL|SKIP) ' "$w/dso-s$sp.results" | sed "s/^[A-Z]* /FAIL: $pkg: plain program with instrumented library: /; s/\$/ at sparsity $sp/"
+      [ "$dpass" -gt 0 ] || echo "FAIL: $pkg: no plain program ran with the instrumented library at sparsity $sp"
+    fi
+  done
+
+  # Reports: all read back; sparsity 1 ones plausible.
+  # A report names its program, not the shared libraries its units came
+  # from: sampler-report gets the package's instrumented libraries.
+  local -a dsos=()
+  local f
+  while IFS= read -r f; do
+    readelf -SW "$f" 2> /dev/null | grep -q debug_sampler_sites && dsos+=("$f")
+  done < <(find "$w/inst" -name '*.so*' -type f)
+  local checks
+  checks=$(python3 "$HERE/check-reports.py" --report-tool "$REPORT_TOOL" \
+             --binary ${dsos[@]+"${dsos[@]}"} \
+             --plausible "$reports/build" "$reports/s1" "$reports/dso-s1" \
+             --readable "$reports/s100" "$reports/dso-s100" 2> "$w/reports.log")
+  local rstatus=$?
+  cat "$w/reports.log" | sed "s/^/FAIL: $pkg: /"
+  if [ $rstatus -eq 0 ]; then npass=$((npass + 1)); else nfail=$((nfail + 1)); fi
+
+  local slow_note=""
+  [ "$notrun" -gt 0 ] && slow_note=" $notrun not run at sparsity 1 (too slow);"
+  echo "$pkg: $npass passed, $nfail failed (plain baseline: $ppass passed, $pfail failed, $pskip skipped;$slow_note reports: $checks; build plain $((t1 - t0)) s, sampler $((t3 - t2)) s)"
+  total_pass=$((total_pass + npass)); total_fail=$((total_fail + nfail))
+  [ "$nfail" -gt 0 ] && keep_scratch=1
+  # Working copies are large: keep them only for failures.
+  [ "$nfail" -gt 0 ] || [ "$KEEP" = 1 ] || rm -rf "$w/plain" "$w/inst"
+}
+
+# ---------------------------------------------------------------------------
+# Driver.
+
+[ $# -ge 1 ] || usage
+if [ "$1" = --deps ]; then
+  for r in "$RECIPES"/*.sh; do (. "$r"; echo "$PKG_DEPS"); done | tr ' ' '\n' | sed '/^$/d' | sort -u | tr '\n' ' '
+  echo
+  exit 0
+fi
+BUILD=$(cd "$1" 2>/dev/null && pwd) || { echo "run-real.sh: no build directory '$1'" >&2; exit 2; }
+shift
+PACKAGES="" JOBS=2 KEEP=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --packages) PACKAGES=${2-}; shift 2 ;;
+    --jobs) JOBS=${2-}; shift 2 ;;
+    --keep) KEEP=1; shift ;;
+    *) echo "run-real.sh: unknown option '$1'" >&2; usage ;;
+  esac
+done
+case $JOBS in ''|*[!0-9]*) echo "run-real.sh: --jobs takes a whole number, not '$JOBS'" >&2; exit 2 ;; esac
+[ -n "$PACKAGES" ] || PACKAGES=$(cd "$RECIPES" && ls *.sh | sed 's/\.sh$//' | tr '\n' ' ')
+for pkg in $PACKAGES; do
+  [ -f "$RECIPES/$pkg.sh" ] || { echo "run-real.sh: no recipe $RECIPES/$pkg.sh" >&2; exit 2; }
+done
+[ -x "$BUILD/bin/sampler-gcc" ] || { echo "run-real.sh: no $BUILD/bin/sampler-gcc (run make)" >&2; exit 2; }
+
+REAL_USER=${REAL_USER:-sampler-tests}
+SCRATCH=${REAL_SCRATCH:-$(mktemp -d "${TMPDIR:-/tmp}/sampler-real.XXXXXX")} || exit 2
+mkdir -p "$SCRATCH/home" && chmod 755 "$SCRATCH"
+ensure_tester
+give_to_tester "$SCRATCH/home"
+# A private copy of the build, so a `make` meanwhile does not change it.
+cp -a "$BUILD/bin" "$BUILD/lib" "$BUILD/include" "$SCRATCH/" || exit 2
+WRAPPER=$SCRATCH/bin/sampler-gcc
+REPORT_TOOL=$SCRATCH/bin/sampler-report
+export LC_ALL=C
+
+total_pass=0 total_fail=0 setup_errors=0 keep_scratch=0
+start=$(date +%s)
+for pkg in $PACKAGES; do
+  test_package "$pkg"
+done
+end=$(date +%s)
+echo "time: $((end - start)) s"
+echo "real: $total_pass passed, $total_fail failed"
+if [ "$keep_scratch" = 1 ] || [ "$KEEP" = 1 ]; then echo "scratch: $SCRATCH"
+else rm -rf "$SCRATCH"; fi
+[ "$total_fail" -gt 0 ] && exit 1
+[ "$setup_errors" -gt 0 ] && exit 2
+exit 0

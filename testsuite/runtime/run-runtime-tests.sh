@@ -1,0 +1,429 @@
+#!/bin/bash
+# run-runtime-tests.sh: the runtime in real programs built with the plugin
+# (sampler-gcc): every way a process can end or split writes exactly the
+# reports it should, complete, with every count once.
+#
+# Usage: testsuite/runtime/run-runtime-tests.sh BUILD_DIR
+#
+# Each program here is built with -fplugin-arg-sampler-schemes=checks (its
+# sampled functions' calls are the sites) and, where noted, also with
+# -static; the reports are read back with sampler-report show --format=csv
+# (checks counts by function called) or as text.
+#
+#   threads     16 threads on shared sites.  Sparsity 1: each thread's own
+#               count and the report's totals are exact.  Sparsity 100, a
+#               fixed seed: each thread's samples within the 99.9% binomial
+#               bounds (Bonferroni over the threads), the report's total is
+#               the sum of the threads' counts, and a second run samples
+#               the same visits in every thread (streams follow creation
+#               order, not scheduling).
+#   forkexec    fork, then exec through each of the exec family, vfork, and
+#               an exec that fails: the parent, the child before exec and
+#               the new image each report their own counts exactly once
+#               ("exit exec" before the exec), under their own names; no
+#               report descriptor reaches the new image, even when it is
+#               started by posix_spawn while another thread writes reports;
+#               daemon(): the parent's counts before it are kept.
+#   crash       SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, a stack
+#               overflow, a crash in a thread, the program's own handlers
+#               (installed after and before the runtime's, chained), a
+#               handler that recovers, an ignored signal: the exit status
+#               is the plain build's (and the core dump too, where
+#               core_pattern writes files), the report is complete and
+#               says "exit signal N", with the exact counts.
+#   dso         an instrumented library loaded, unloaded (its counts
+#               kept), loaded again, and a second library from the same
+#               source: one report, the units told apart by their objects.
+#   interval    SAMPLER_INTERVAL=1: interim reports while the program runs,
+#               numbered, each complete, counts growing, then the final
+#               one; to a file, the final report replaces them.
+#   api         sampler_dump, sampler_reset, sampler_set_sparsity.
+#
+# The last line is "N passed, N failed"; exit status 1 if anything failed.
+set -u
+export LC_ALL=C
+build=$(cd "${1:?usage: $0 BUILD_DIR}" && pwd) || exit 2
+here=$(cd "$(dirname "$0")" && pwd)
+tools=$(cd "$here/../tools" && pwd)
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/sampler-runtime.XXXXXX") || exit 2
+trap 'rm -rf "$scratch"' EXIT
+sgcc=$build/bin/sampler-gcc
+report_tool=$build/bin/sampler-report
+passed=0 failed=0
+pass() { echo "PASS: $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL: $1"; shift; for l in "$@"; do printf '%s\n' "$l" | sed 's/^/    | /'; done
+         failed=$((failed + 1)); }
+# check NAME EXPECTED ACTUAL: passes when the two texts are equal.
+check() {
+    if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "expected:" "$2" "got:" "$3"; fi
+}
+unset SAMPLER_SPARSITY SAMPLER_SEED SAMPLER_FILE SAMPLER_REPORT_FD SAMPLER_INTERVAL
+ulimit -c 0
+
+statcheck=$scratch/stat-check
+gcc -std=c11 -O2 -Wall -Wextra -o "$statcheck" "$tools/stat-check.c" -lgsl -lgslcblas -lm ||
+    { fail "stat-check build"; echo "$passed passed, $failed failed"; exit 1; }
+
+# build NAME OUTPUT [FLAGS...]: NAME.c instrumented; OUTPUT.plain without
+# the plugin.
+build() {
+    local name=$1 out=$2
+    shift 2
+    if "$sgcc" -O2 -Wall -Wextra -fplugin-arg-sampler-schemes=checks -I"$build/include" \
+            "$here/$name.c" -o "$out" -pthread "$@" >"$out.build" 2>&1 &&
+       gcc -O2 -Wall -Wextra -I"$build/include" "$here/$name.c" -o "$out.plain" -pthread "$@" \
+            >>"$out.build" 2>&1; then
+        pass "build $name ${*:-}"
+        return 0
+    fi
+    fail "build $name ${*:-}" "$(tail -n 20 "$out.build")"
+    return 1
+}
+
+# checks REPORT [--binary FILE]...: one line per sampled function, "NAME
+# COUNT": the checks counts of its calls, all units added up.
+checks() {
+    local report=$1
+    shift
+    "$report_tool" show "$report" "$@" --all --format=csv | python3 -c '
+import collections, csv, sys
+counts = collections.Counter()
+for row in csv.DictReader(sys.stdin):
+    if row["scheme"] == "checks":
+        counts[row["predicate"].split(" (")[0]] += int(row["count"])
+for name in sorted(counts):
+    print(name, counts[name])'
+}
+
+# record REPORT NAME: the fields of its NAME records, one line each.
+record() { awk -F'\t' -v name="$2" '$1 == name { $1 = ""; print substr($0, 2) }' "$1"; }
+
+# status_of FILE COMMAND...: runs COMMAND, writes to FILE "exit N" or
+# "signal N core C" (C: whether a core was dumped; cores are allowed when
+# WANT_CORE=yes).
+status_of() {
+    python3 -c '
+import os, resource, sys
+pid = os.fork()
+if pid == 0:
+    if os.environ.get("WANT_CORE") == "yes":
+        hard = resource.getrlimit(resource.RLIMIT_CORE)[1]
+        resource.setrlimit(resource.RLIMIT_CORE, (hard, hard))
+    os.execvp(sys.argv[2], sys.argv[2:])
+_, status = os.waitpid(pid, 0)
+with open(sys.argv[1], "w") as out:
+    if os.WIFSIGNALED(status):
+        out.write("signal %d core %d\n" % (os.WTERMSIG(status), bool(os.WCOREDUMP(status))))
+    else:
+        out.write("exit %d\n" % os.WEXITSTATUS(status))' "$@"
+}
+
+# ---------------------------------------------------------------------------
+threads_tests() {   # LABEL BINARY
+    local label=$1 bin=$2 dir=$scratch/threads-$1 rounds=20000 out bad
+    mkdir -p "$dir"
+    SAMPLER_SPARSITY=1 SAMPLER_FILE=$dir/exact.report "$bin" $rounds >"$dir/exact.out"
+    bad=$(awk -v r=$rounds '$4 != r' "$dir/exact.out")
+    if [ -z "$bad" ] && [ "$(wc -l <"$dir/exact.out")" = 16 ]; then
+        pass "threads $label sp=1: every thread sampled each of its $rounds visits"
+    else
+        fail "threads $label sp=1: per-thread counts" "$(cat "$dir/exact.out")"
+    fi
+    check "threads $label sp=1: report counts all 16 x $rounds visits" \
+        "check $((16 * rounds))" "$(checks "$dir/exact.report" --binary "$bin")"
+    # The branches of work(): not sampled, so not in the report (checks only).
+    for run in first again; do
+        SAMPLER_SPARSITY=100 SAMPLER_SEED=4242 SAMPLER_FILE=$dir/$run.report \
+            "$bin" $rounds >"$dir/$run.out"
+    done
+    bad=""
+    local conf
+    conf=$(awk 'BEGIN { printf "%.10f", 1 - 0.001 / 16 }')
+    while read -r _ thread _ samples; do
+        "$statcheck" binom $rounds "$samples" 1/100 "$conf" >/dev/null ||
+            bad="$bad thread $thread: $samples of $rounds;"
+    done <"$dir/first.out"
+    if [ -z "$bad" ]; then
+        pass "threads $label sp=100: each thread's samples within binomial bounds"
+    else
+        fail "threads $label sp=100: binomial bounds" "$bad"
+    fi
+    local sum
+    sum=$(awk '{ s += $4 } END { print s }' "$dir/first.out")
+    check "threads $label sp=100: report total is the threads' sum" "check $sum" \
+        "$(checks "$dir/first.report" --binary "$bin")"
+    if cmp -s "$dir/first.out" "$dir/again.out"; then
+        pass "threads $label sp=100: same seed, same samples in every thread"
+    else
+        fail "threads $label sp=100: same seed, other samples" \
+            "$(diff "$dir/first.out" "$dir/again.out" | head -n 6)"
+    fi
+}
+
+# ---------------------------------------------------------------------------
+forkexec_test() {   # LABEL BINARY HOW
+    local label=$1 bin=$2 how=$3 dir=$scratch/forkexec-$1-$3 out parent child
+    mkdir -p "$dir"
+    out=$(SAMPLER_SPARSITY=1 SAMPLER_SEED=3 SAMPLER_FILE=$dir/r-%p REPORT_DIRECTORY=$dir/ \
+          PATH=/usr/bin:/bin "$bin" "$how" 2>"$dir.err")
+    local rc=$?
+    parent=$(ls "$dir" | sed -n 's/^r-\([0-9]*\)$/\1/p' | head -n 1)
+    child=$(printf '%s\n' "$out" | sed -n 's/^child \([0-9]*\) status 0$/\1/p')
+    if [ $rc != 0 ] || [ -z "$child" ]; then
+        fail "forkexec $label $how: runs" "exit $rc, stdout: $out" "$(cat "$dir.err")"
+        return
+    fi
+    [ "$parent" = "$child" ] && parent=$(ls "$dir" | sed -n 's/^r-\([0-9]*\)$/\1/p' | sed -n 2p)
+    local files expected_files
+    files=$(cd "$dir" && ls | sed "s/$parent/PARENT/; s/$child/CHILD/" | sort | tr '\n' ' ')
+    case $how in
+        vfork) expected_files="r-CHILD r-PARENT " ;;
+        *) expected_files="r-CHILD r-CHILD.1 r-PARENT " ;;
+    esac
+    check "forkexec $label $how: the reports' files" "$expected_files" "$files"
+    check "forkexec $label $how: parent reports its own counts" \
+        "status 0|after_failure 0 child_work 0 image_work 0 parent_work 1500" \
+        "$(record "$dir/r-$parent" exit)|$(checks "$dir/r-$parent" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')"
+    case $how in
+        vfork)
+            check "forkexec $label $how: no report from the vfork child, the new image's" \
+                "status 0|after_failure 0 child_work 0 image_work 70 parent_work 0" \
+                "$(record "$dir/r-$child" exit)|$(checks "$dir/r-$child" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')" ;;
+        fail)
+            check "forkexec $label $how: report before the exec" \
+                "exec|after_failure 0 child_work 300 image_work 0 parent_work 0" \
+                "$(record "$dir/r-$child" exit)|$(checks "$dir/r-$child" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')"
+            check "forkexec $label $how: after the failed exec, counts from zero" \
+                "1|status 0|after_failure 40 child_work 0 image_work 0 parent_work 0" \
+                "$(record "$dir/r-$child.1" reset)|$(record "$dir/r-$child.1" exit)|$(checks "$dir/r-$child.1" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')" ;;
+        *)
+            check "forkexec $label $how: child's report before the exec" \
+                "exec|after_failure 0 child_work 300 image_work 0 parent_work 0" \
+                "$(record "$dir/r-$child" exit)|$(checks "$dir/r-$child" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')"
+            check "forkexec $label $how: the new image's report" \
+                "status 0|after_failure 0 child_work 0 image_work 70 parent_work 0" \
+                "$(record "$dir/r-$child.1" exit)|$(checks "$dir/r-$child.1" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')" ;;
+    esac
+}
+
+spawn_test() {   # LABEL BINARY
+    local label=$1 bin=$2 dir=$scratch/spawn-$1 out
+    mkdir -p "$dir"
+    out=$(SAMPLER_SPARSITY=1 SAMPLER_SEED=3 SAMPLER_FILE=$dir/r-%p REPORT_DIRECTORY=$dir/ \
+          "$bin" spawn 2>"$dir.err")
+    check "forkexec $label spawn: no new image got a report's descriptor" \
+        "spawned 40 failed 0" "$out"
+    local summary
+    summary=$(for report in "$dir"/r-*; do
+                  echo "$(record "$report" exit)|$(checks "$report" --binary "$bin" |
+                                                  tr '\n' ' ' | sed 's/ $//')"
+              done | sort | uniq -c | sed 's/^ *//')
+    check "forkexec $label spawn: the parent's final report replaced its dumps; 40 images" \
+        "1 status 0|after_failure 0 child_work 0 image_work 0 parent_work 1500
+40 status 0|after_failure 0 child_work 0 image_work 70 parent_work 0" "$summary"
+}
+
+daemon_test() {   # LABEL BINARY
+    local label=$1 bin=$2 dir=$scratch/daemon-$1 daemon waited=0
+    mkdir -p "$dir"
+    SAMPLER_SPARSITY=1 SAMPLER_SEED=3 SAMPLER_FILE=$dir/r-%p "$bin" daemon >"$dir.out" 2>&1
+    # The daemon goes on alone: wait (5 s at most) for its report.
+    while ! daemon=$(sed -n 's/^daemon \([0-9]*\)$/\1/p' "$dir.out" | grep .) ||
+          [ ! -f "$dir/r-$daemon" ]; do
+        [ $waited -ge 50 ] && break
+        sleep 0.1
+        waited=$((waited + 1))
+    done
+    local summary
+    summary=$(for report in "$dir"/r-*; do
+                  echo "$(record "$report" exit)$(record "$report" interim)|$(checks "$report" \
+                      --binary "$bin" | tr '\n' ' ' | sed 's/ $//')"
+              done | sort)
+    check "forkexec $label daemon: the parent's counts before daemon(), the daemon's own" \
+        "1|after_failure 0 child_work 0 image_work 0 parent_work 1000
+status 0|after_failure 0 child_work 300 image_work 0 parent_work 0" "$summary"
+}
+
+# ---------------------------------------------------------------------------
+core_files_kept=no
+case $(cat /proc/sys/kernel/core_pattern 2>/dev/null) in
+    '|'* | '') echo "NOTE: core_pattern pipes cores to a program: core dumps not compared" ;;
+    *) core_files_kept=yes ;;
+esac
+
+crash_test() {   # LABEL BINARY MODE EXPECTED_SIGNAL (0: exits with 0)
+    local label=$1 bin=$2 mode=$3 signal=$4 dir=$scratch/crash-$1-$3 plain instrumented
+    mkdir -p "$dir"
+    local early=""
+    [ "$mode" = early-handler ] && early=1
+    (cd "$dir" && CRASH_EARLY_HANDLER=$early WANT_CORE=$core_files_kept \
+        status_of "$dir.plain-status" "$bin.plain" "$mode" >/dev/null 2>&1)
+    rm -f "$dir"/core*
+    (cd "$dir" && SAMPLER_SPARSITY=1 SAMPLER_SEED=5 SAMPLER_FILE=$dir/r.report \
+        CRASH_EARLY_HANDLER=$early WANT_CORE=$core_files_kept \
+        status_of "$dir.status" "$bin" "$mode" >"$dir.out" 2>"$dir.err")
+    plain=$(cat "$dir.plain-status") instrumented=$(cat "$dir.status")
+    if [ $core_files_kept = no ]; then
+        plain=${plain% core *} instrumented=${instrumented% core *}
+    fi
+    local expected_status="signal $signal"
+    [ "$signal" = 0 ] && expected_status="exit 0"
+    case $plain in
+        "$expected_status"*) ;;
+        *) fail "crash $label $mode: the plain build" "ends with '$plain', expected '$expected_status'"
+           return ;;
+    esac
+    check "crash $label $mode: ends as the plain build (status and core)" "$plain" "$instrumented"
+    rm -f "$dir"/core*
+    if [ ! -f "$dir/r.report" ]; then
+        fail "crash $label $mode: a report" "none in $dir: $(ls "$dir")"
+        return
+    fi
+    local ending=$signal after=0
+    [ "$signal" = 0 ] && { ending=status; after=50; }
+    case $ending in
+        status) ending="status 0" ;;
+        *) ending="signal $ending" ;;
+    esac
+    check "crash $label $mode: complete report, its ending and counts" \
+        "$ending|after_crash $after before_crash 200" \
+        "$(record "$dir/r.report" exit)|$(checks "$dir/r.report" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')"
+    case $mode in
+        handler | early-handler) check "crash $label $mode: the program's handler ran" \
+                                     "handled" "$(cat "$dir.out")" ;;
+    esac
+}
+
+crash_tests() {   # LABEL BINARY
+    local sigsegv=11 sigbus=7 sigfpe=8 sigill=4 sigtrap=5 sigabrt=6
+    crash_test "$1" "$2" segv $sigsegv
+    crash_test "$1" "$2" bus $sigbus
+    crash_test "$1" "$2" fpe $sigfpe
+    crash_test "$1" "$2" ill $sigill
+    crash_test "$1" "$2" trap $sigtrap
+    crash_test "$1" "$2" abort $sigabrt
+    crash_test "$1" "$2" stack $sigsegv
+    crash_test "$1" "$2" thread $sigsegv
+    crash_test "$1" "$2" handler $sigsegv
+    crash_test "$1" "$2" early-handler $sigsegv
+    crash_test "$1" "$2" recover 0
+    crash_test "$1" "$2" ignore 0
+}
+
+# ---------------------------------------------------------------------------
+dso_tests() {
+    local dir=$scratch/dso
+    mkdir -p "$dir"
+    local a=$dir/libplugin-a.so b=$dir/libplugin-b.so main=$dir/dso-main
+    if ! "$sgcc" -O2 -fPIC -shared -fplugin-arg-sampler-schemes=checks -I"$build/include" "$here/dso-plugin.c" \
+             -o "$a" >"$dir/build" 2>&1 ||
+       ! "$sgcc" -O2 -fPIC -shared -fplugin-arg-sampler-schemes=checks -I"$build/include" "$here/dso-plugin.c" \
+             -o "$b" >>"$dir/build" 2>&1 ||
+       ! "$sgcc" -O2 -fplugin-arg-sampler-schemes=checks -I"$build/include" "$here/dso-main.c" -o "$main" -ldl \
+             >>"$dir/build" 2>&1; then
+        fail "dso: build" "$(cat "$dir/build")"
+        return
+    fi
+    pass "dso: build a program and two libraries from one source"
+    (cd "$dir" && SAMPLER_SPARSITY=1 SAMPLER_FILE=$dir/r.report "$main" "$a" "$b" >"$dir/out")
+    check "dso: runs" "$a 100|$a 10|$b 7" "$(tr '\n' '|' <"$dir/out" | sed 's/|$//')"
+    # OBJECT SOURCE SITE COUNT for each site line.
+    local sites
+    sites=$(awk -F'\t' '$1 == "object" { object = $2; sub(".*/", "", object) }
+                        $1 == "unit" { source = $5; sub(".*/", "", source); signature = $2 }
+                        $1 ~ /^[0-9]+$/ { print object, source, $1, $2 }' "$dir/r.report")
+    check "dso: one report; the unloaded library's counts kept; objects told apart" \
+        "dso-main dso-main.c 0 5|libplugin-a.so dso-plugin.c 0 100|libplugin-a.so dso-plugin.c 0 10|libplugin-b.so dso-plugin.c 0 7" \
+        "$(printf '%s\n' "$sites" | tr '\n' '|' | sed 's/|$//')"
+    check "dso: the two libraries' units have one signature" 1 \
+        "$(awk -F'\t' '$1 == "unit" && $5 ~ /dso-plugin/ { print $2 }' "$dir/r.report" | sort -u | wc -l)"
+    check "dso: sampler-report adds the unit's occurrences up" "main_check 5 plugin_check 117" \
+        "$(checks "$dir/r.report" --binary "$main" --binary "$a" | tr '\n' ' ' | sed 's/ $//')"
+}
+
+# ---------------------------------------------------------------------------
+interval_tests() {
+    local dir=$scratch/interval bin=$scratch/bin/interval
+    mkdir -p "$dir"
+    build interval "$bin" || return
+    # To a descriptor: every report follows the last.
+    SAMPLER_SPARSITY=1 SAMPLER_INTERVAL=1 SAMPLER_REPORT_FD=3 "$bin" 25 \
+        >"$dir/fd.out" 3>"$dir/stream"
+    if "$report_tool" show "$dir/stream" --binary "$bin" >/dev/null 2>"$dir/show.err"; then
+        pass "interval: sampler-report reads every report of the stream"
+    else
+        fail "interval: sampler-report reads the stream" "$(cat "$dir/show.err")"
+    fi
+    # Per report: its interim number (or its exit) and tick's count.
+    local summary
+    summary=$(awk -F'\t' '$1 == "sampler-report" { if (n++) print kind, count; count = 0 }
+                          $1 == "interim" { kind = "interim " $2 }
+                          $1 == "exit" { kind = "exit " $2 " " $3 }
+                          $1 ~ /^[0-9]+$/ { count = $2 }
+                          END { print kind, count }' "$dir/stream")
+    if printf '%s\n' "$summary" | awk '
+            { n++ }
+            $1 == "interim" { if ($2 != n || $3 < last || $3 > 2500) bad = 1; last = $3; interims++ }
+            $1 == "exit" { if (NR != n || $3 != 0 || $4 != 2500) bad = 1 }
+            END { exit bad || interims < 2 }'; then
+        pass "interval: interim reports 1, 2, ... with growing counts, then the final one"
+    else
+        fail "interval: reports on the descriptor" "$summary"
+    fi
+    # To a file: the file is there, interim, while the program runs; then
+    # the final report replaces it.
+    SAMPLER_SPARSITY=1 SAMPLER_INTERVAL=1 SAMPLER_FILE=$dir/i.report REPORT_FILE=$dir/i.report \
+        "$bin" 25 >"$dir/file.out"
+    check "interval: an interim report, complete, while the program runs" \
+        "interim seen|ticks 2500" "$(tr '\n' '|' <"$dir/file.out" | sed 's/|$//')"
+    check "interval: one file at the end, the final report" "i.report|status 0|tick 2500" \
+        "$(ls "$dir" | grep '^i\.' | tr '\n' ' ' | sed 's/ $//')|$(record "$dir/i.report" exit)|$(checks "$dir/i.report" --binary "$bin")"
+}
+
+# ---------------------------------------------------------------------------
+api_tests() {
+    local dir=$scratch/api bin=$scratch/bin/api
+    mkdir -p "$dir"
+    if ! "$sgcc" -O2 -Wall -Wextra -fplugin-arg-sampler-schemes=checks -I"$build/include" \
+            "$here/api.c" -o "$bin" >"$dir/build" 2>&1; then
+        fail "api: build" "$(cat "$dir/build")"
+        return
+    fi
+    SAMPLER_SPARSITY=1 SAMPLER_SEED=8 SAMPLER_FILE=$dir/a.report "$bin" >"$dir/out"
+    check "api: return values" \
+        "dump 0|reset 0|sparsity 0: -1 EINVAL|sparsity 1000000001: -1 EINVAL|sparsity 1000000000: 0|now 1000000000|sparsity 1: 0|done 2500" \
+        "$(tr '\n' '|' <"$dir/out" | sed 's/|$//')"
+    check "api: the dump is kept, the report after the reset is a new file" "a.report a.report.1" \
+        "$(ls "$dir" | grep '^a\.' | tr '\n' ' ' | sed 's/ $//')"
+    check "api: the dump holds what was counted before it" \
+        "1|phase_a 1000 phase_b 0 phase_c 0 phase_d 0" \
+        "$(record "$dir/a.report" interim)|$(checks "$dir/a.report" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')"
+    check "api: after the reset, sparsity 10^9 then 1: counts from zero" \
+        "1|status 0|1|phase_a 0 phase_b 0 phase_c 0 phase_d 1000" \
+        "$(record "$dir/a.report.1" reset)|$(record "$dir/a.report.1" exit)|$(record "$dir/a.report.1" sparsity)|$(checks "$dir/a.report.1" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')"
+}
+
+# ---------------------------------------------------------------------------
+mkdir -p "$scratch/bin"
+for link in dynamic static; do
+    flags=()
+    [ $link = static ] && flags=(-static)
+    bin=$scratch/bin/threads-$link
+    build threads "$bin" "${flags[@]}" && threads_tests $link "$bin"
+    bin=$scratch/bin/forkexec-$link
+    if build forkexec "$bin" "${flags[@]}"; then
+        for how in execl execle execlp execv execve execvp execvpe vfork fail; do
+            forkexec_test $link "$bin" $how
+        done
+        spawn_test $link "$bin"
+        daemon_test $link "$bin"
+    fi
+    bin=$scratch/bin/crash-$link
+    build crash "$bin" "${flags[@]}" && crash_tests $link "$bin"
+done
+dso_tests
+interval_tests
+api_tests
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
