@@ -331,13 +331,17 @@ static long thread_start_preserving(void)
 }
 #endif
 
-/* Takes the countdown from the bank; drawing a new bank takes floating
-   point.  */
+/* Takes the countdown from the bank, if it has one left and was drawn at
+   the sparsity in effect (see thread_stream_next); drawing a new bank
+   takes floating point.  */
 SAMPLER_PRESERVING long sampler_countdown_next_preserving(void)
 {
     struct sampler_stream *stream = thread_stream;
 
-    if (__builtin_expect(stream != NULL && stream->next < SAMPLER_BANK_SIZE, 1))
+    if (__builtin_expect(stream != NULL && stream->next < SAMPLER_BANK_SIZE
+                         && stream->generation
+                            == atomic_load_explicit(&sparsity_generation,
+                                                    memory_order_relaxed), 1))
         return stream->bank[stream->next++];
     return refill_preserving();
 }

@@ -37,7 +37,8 @@
 #   interval    SAMPLER_INTERVAL=1: interim reports while the program runs,
 #               numbered, each complete, counts growing, then the final
 #               one; to a file, the final report replaces them.
-#   api         sampler_dump, sampler_reset, sampler_set_sparsity.
+#   api         sampler_dump, sampler_reset, sampler_set_sparsity (another
+#               thread follows it from its next countdown).
 #
 # The last line is "N passed, N failed"; exit status 1 if anything failed.
 set -u
@@ -391,15 +392,15 @@ api_tests() {
     fi
     SAMPLER_SPARSITY=1 SAMPLER_SEED=8 SAMPLER_FILE=$dir/a.report "$bin" >"$dir/out"
     check "api: return values" \
-        "dump 0|reset 0|sparsity 0: -1 EINVAL|sparsity 1000000001: -1 EINVAL|sparsity 1000000000: 0|now 1000000000|sparsity 1: 0|done 2500" \
+        "dump 0|reset 0|sparsity 0: -1 EINVAL|sparsity 1000000001: -1 EINVAL|sparsity 1000000000: 0|now 1000000000|sparsity 1: 0|done 2511" \
         "$(tr '\n' '|' <"$dir/out" | sed 's/|$//')"
     check "api: the dump is kept, the report after the reset is a new file" "a.report a.report.1" \
         "$(ls "$dir" | grep '^a\.' | tr '\n' ' ' | sed 's/ $//')"
     check "api: the dump holds what was counted before it" \
-        "1|phase_a 1000 phase_b 0 phase_c 0 phase_d 0" \
+        "1|phase_a 1000 phase_b 0 phase_c 0 phase_d 0 phase_e 0 phase_f 0" \
         "$(record "$dir/a.report" interim)|$(checks "$dir/a.report" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')"
-    check "api: after the reset, sparsity 10^9 then 1: counts from zero" \
-        "1|status 0|1|phase_a 0 phase_b 0 phase_c 0 phase_d 1000" \
+    check "api: after the reset, sparsity 10^9 (in every thread) then 1: counts from zero" \
+        "1|status 0|1|phase_a 0 phase_b 0 phase_c 0 phase_d 1000 phase_e 10 phase_f 1" \
         "$(record "$dir/a.report.1" reset)|$(record "$dir/a.report.1" exit)|$(record "$dir/a.report.1" sparsity)|$(checks "$dir/a.report.1" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')"
 }
 
