@@ -627,23 +627,37 @@ note_external (tree op)
     function_externals.safe_push (op);
 }
 
+/* Calls VISIT on each operand of the current function's own statements
+   (assignments, both sides of conditions, call arguments, return values),
+   never on the parts of memory references (offsets, field sizes).  */
 static void
-collect_function_externals (const vec<gimple *> &stmts)
+for_each_source_operand (const vec<gimple *> &stmts, void (*visit) (tree))
 {
-  function_externals.truncate (0);
   for (gimple *stmt : stmts)
     {
       if (!source_location_p (gimple_location (stmt)))
 	continue;
       if (is_gimple_assign (stmt))
 	for (unsigned i = 0; i < gimple_num_ops (stmt); i++)
-	  note_external (gimple_op (stmt, i));
+	  visit (gimple_op (stmt, i));
       else if (gcond *cond = dyn_cast <gcond *> (stmt))
 	{
-	  note_external (gimple_cond_lhs (cond));
-	  note_external (gimple_cond_rhs (cond));
+	  visit (gimple_cond_lhs (cond));
+	  visit (gimple_cond_rhs (cond));
 	}
+      else if (gcall *call = dyn_cast <gcall *> (stmt))
+	for (unsigned i = 0; i < gimple_call_num_args (call); i++)
+	  visit (gimple_call_arg (call, i));
+      else if (greturn *ret = dyn_cast <greturn *> (stmt))
+	visit (gimple_return_retval (ret));
     }
+}
+
+static void
+collect_function_externals (const vec<gimple *> &stmts)
+{
+  function_externals.truncate (0);
+  for_each_source_operand (stmts, note_external);
 }
 
 /* Could VAR be compared with an assignment to X at LOC: a different,
@@ -726,28 +740,13 @@ note_constant (tree op)
   function_constants.safe_push (op);
 }
 
-/* Operands only, not parts of memory references (offsets, field sizes):
-   the constants a person wrote in conditions, assignments, calls and
+/* The constants a person wrote in conditions, assignments, calls and
    returns.  */
 static void
 collect_function_constants (const vec<gimple *> &stmts)
 {
   function_constants.truncate (0);
-  for (gimple *stmt : stmts)
-    {
-      if (!source_location_p (gimple_location (stmt)))
-	continue;
-      if (is_gimple_assign (stmt))
-	for (unsigned i = 1; i < gimple_num_ops (stmt); i++)
-	  note_constant (gimple_op (stmt, i));
-      else if (gcond *cond = dyn_cast <gcond *> (stmt))
-	note_constant (gimple_cond_rhs (cond));
-      else if (gcall *call = dyn_cast <gcall *> (stmt))
-	for (unsigned i = 0; i < gimple_call_num_args (call); i++)
-	  note_constant (gimple_call_arg (call, i));
-      else if (greturn *ret = dyn_cast <greturn *> (stmt))
-	note_constant (gimple_return_retval (ret));
-    }
+  for_each_source_operand (stmts, note_constant);
 }
 
 /* The assignment sites of STMT: scalar-pairs, float-kinds, bounds.  */
