@@ -675,8 +675,10 @@ pair_candidate (tree var, tree x, location_t loc)
   if (TREE_CODE (var) == VAR_DECL && DECL_EXTERNAL (var)
       && !function_externals.contains (var))
     return false;
-  /* A local declared later in its block is not in scope yet.  */
-  if (TREE_CODE (var) == VAR_DECL && !TREE_STATIC (var))
+  /* A local declared later in its block is not in scope yet.  (Globals,
+     extern ones too, are in scope wherever the function uses them; their
+     declarations may be in another file, where lines do not compare.)  */
+  if (TREE_CODE (var) == VAR_DECL && !is_global_var (var))
     {
       expanded_location decl = expand_location (DECL_SOURCE_LOCATION (var));
       expanded_location use = expand_location (loc);
