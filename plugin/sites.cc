@@ -498,6 +498,10 @@ return_site (gcall *call)
 static tree
 assigned_variable (gimple *stmt)
 {
+  /* `x = {CLOBBER}' ends x's life (it takes the location of the return or
+     goto that leaves the scope): nothing assigned, only a dead value.  */
+  if (gimple_clobber_p (stmt))
+    return NULL_TREE;
   tree lhs = gimple_get_lhs (stmt);
   if (!lhs || (TREE_CODE (lhs) != VAR_DECL && TREE_CODE (lhs) != PARM_DECL)
       || DECL_ARTIFICIAL (lhs) || !DECL_NAME (lhs)
