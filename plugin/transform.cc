@@ -493,12 +493,26 @@ insert_imports_and_exports (function_state *st, bool cloning)
 
   for (gimple *call : weighty_calls)
     {
-      insert_before (call, build_export (st));
+      gimple *export_stmt = build_export (st);
+      insert_before (call, export_stmt);
       gimple *import = build_import (st);
       if (!insert_after (call, import))
 	continue;		/* Does not return: nothing to import.  */
       if (!cloning)
 	continue;
+      /* The call gets a block of its own, `export; call; import', with no
+	 site in it or ahead of it before the after-call check: so it has no
+	 slow copy (see blocks_with_sites_ahead), and a callee inlined later
+	 appears once, not once per copy, which would compound to 2^depth
+	 through nested inline functions (lz4's always_inline helpers).  A
+	 call that is itself a site stays where it is.  */
+      if (gimple_uid (call) == 0 && gimple_bb (import) == gimple_bb (call))
+	{
+	  gimple_stmt_iterator gsi = gsi_for_stmt (export_stmt);
+	  gsi_prev (&gsi);
+	  if (!gsi_end_p (gsi))
+	    split_block (gimple_bb (call), gsi_stmt (gsi));
+	}
       /* Cloned functions have no EH or abnormal edges, so the import is in
 	 the call's block: the edge after it carries the check.  */
       basic_block call_bb = gimple_bb (import);
@@ -902,15 +916,46 @@ demote_ssa_temporaries (void)
     release_ssa_name (entry.first);
 }
 
-/* Clones the body into fast (the original blocks) and slow copies and wires
-   the checks of nonzero weight.  */
+/* Adds to AHEAD the blocks from which a site can be reached without
+   crossing a check: the only ones that need a slow copy.  Elsewhere the
+   slow copy would be the fast one, as the two differ only at sites, so the
+   slow copy's edges lead back into the fast blocks there: a region's slow
+   copy ends after its last site, not at its checks.  */
+static void
+blocks_with_sites_ahead (function_state *st, hash_set<basic_block> &ahead)
+{
+  auto_vec<basic_block> worklist;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    if (st->sites_in_block[bb->index] > 0)
+      {
+	ahead.add (bb);
+	worklist.safe_push (bb);
+      }
+  while (!worklist.is_empty ())
+    {
+      bb = worklist.pop ();
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->preds)
+	if (!st->cut.contains (e)
+	    && e->src != ENTRY_BLOCK_PTR_FOR_FN (cfun)
+	    && !ahead.add (e->src))
+	  worklist.safe_push (e->src);
+    }
+}
+
+/* Clones the blocks with sites ahead into slow copies (the originals are
+   the fast copy) and wires the checks of nonzero weight.  */
 static void
 clone_and_wire (function_state *st)
 {
+  hash_set<basic_block> ahead;
+  blocks_with_sites_ahead (st, ahead);
   auto_vec<basic_block> body;
   basic_block bb;
   FOR_EACH_BB_FN (bb, cfun)
-    if (bb != st->entry_import)
+    if (ahead.contains (bb))
       body.safe_push (bb);
 
   demote_ssa_temporaries ();
@@ -921,10 +966,15 @@ clone_and_wire (function_state *st)
   auto_vec<edge> slow_edges;
   for (const check_point &cp : st->checks)
     {
+      /* No slow edge from a block without a copy (no site ahead of it, as
+	 the entry import).  A check's destination has one unless the check
+	 weighs nothing.  */
       edge slow = NULL;
-      if (cp.fast_edge->src != st->entry_import)
-	slow = find_edge (*copies.get (cp.fast_edge->src),
-			  *copies.get (cp.fast_edge->dest));
+      basic_block *src = copies.get (cp.fast_edge->src);
+      basic_block *dest = copies.get (cp.fast_edge->dest);
+      gcc_assert (dest || cp.weight == 0);
+      if (src && dest)
+	slow = find_edge (*src, *dest);
       slow_edges.safe_push (slow);
     }
 
