@@ -9,9 +9,11 @@
        enough DFS back edges that every cycle holding a site crosses a check;
        a check's weight is the largest number of sites on a path from it to
        the next checks, and zero-weight checks are dropped;
-     - the body is cloned: the fast copy only decrements the countdown at
-       sites, the slow copy decrements, tests and runs the site at zero; each
-       check goes to the fast copy when the countdown exceeds its weight.
+     - the body is cloned, as far as sites lie ahead before a check: the
+       fast copy only decrements the countdown at sites, the slow copy
+       decrements, tests and runs the site at zero, and returns to the fast
+       copy after its region's last site; each check goes to the fast copy
+       when the countdown exceeds its weight.
    Functions whose CFG cannot be cloned safely (setjmp, abnormal or EH edges,
    asm goto) get the slow copy's per-site guards without cloning.  */
 
