@@ -513,6 +513,10 @@ return_site (gcall *call)
 static tree
 assigned_variable (gimple *stmt)
 {
+  /* `x = {CLOBBER}' ends x's life (it takes the location of the return or
+     goto that leaves the scope): nothing assigned, only a dead value.  */
+  if (gimple_clobber_p (stmt))
+    return NULL_TREE;
   tree lhs = gimple_get_lhs (stmt);
   if (!lhs || (TREE_CODE (lhs) != VAR_DECL && TREE_CODE (lhs) != PARM_DECL)
       || DECL_ARTIFICIAL (lhs) || !DECL_NAME (lhs)
@@ -642,23 +646,37 @@ note_external (tree op)
     function_externals.safe_push (op);
 }
 
+/* Calls VISIT on each operand of the current function's own statements
+   (assignments, both sides of conditions, call arguments, return values),
+   never on the parts of memory references (offsets, field sizes).  */
 static void
-collect_function_externals (const vec<gimple *> &stmts)
+for_each_source_operand (const vec<gimple *> &stmts, void (*visit) (tree))
 {
-  function_externals.truncate (0);
   for (gimple *stmt : stmts)
     {
       if (!source_location_p (gimple_location (stmt)))
 	continue;
       if (is_gimple_assign (stmt))
 	for (unsigned i = 0; i < gimple_num_ops (stmt); i++)
-	  note_external (gimple_op (stmt, i));
+	  visit (gimple_op (stmt, i));
       else if (gcond *cond = dyn_cast <gcond *> (stmt))
 	{
-	  note_external (gimple_cond_lhs (cond));
-	  note_external (gimple_cond_rhs (cond));
+	  visit (gimple_cond_lhs (cond));
+	  visit (gimple_cond_rhs (cond));
 	}
+      else if (gcall *call = dyn_cast <gcall *> (stmt))
+	for (unsigned i = 0; i < gimple_call_num_args (call); i++)
+	  visit (gimple_call_arg (call, i));
+      else if (greturn *ret = dyn_cast <greturn *> (stmt))
+	visit (gimple_return_retval (ret));
     }
+}
+
+static void
+collect_function_externals (const vec<gimple *> &stmts)
+{
+  function_externals.truncate (0);
+  for_each_source_operand (stmts, note_external);
 }
 
 /* Could VAR be compared with an assignment to X at LOC: a different,
@@ -676,8 +694,10 @@ pair_candidate (tree var, tree x, location_t loc)
   if (TREE_CODE (var) == VAR_DECL && DECL_EXTERNAL (var)
       && !function_externals.contains (var))
     return false;
-  /* A local declared later in its block is not in scope yet.  */
-  if (TREE_CODE (var) == VAR_DECL && !TREE_STATIC (var))
+  /* A local declared later in its block is not in scope yet.  (Globals,
+     extern ones too, are in scope wherever the function uses them; their
+     declarations may be in another file, where lines do not compare.)  */
+  if (TREE_CODE (var) == VAR_DECL && !is_global_var (var))
     {
       expanded_location decl = expand_location (DECL_SOURCE_LOCATION (var));
       expanded_location use = expand_location (loc);
@@ -741,28 +761,13 @@ note_constant (tree op)
   function_constants.safe_push (op);
 }
 
-/* Operands only, not parts of memory references (offsets, field sizes):
-   the constants a person wrote in conditions, assignments, calls and
+/* The constants a person wrote in conditions, assignments, calls and
    returns.  */
 static void
 collect_function_constants (const vec<gimple *> &stmts)
 {
   function_constants.truncate (0);
-  for (gimple *stmt : stmts)
-    {
-      if (!source_location_p (gimple_location (stmt)))
-	continue;
-      if (is_gimple_assign (stmt))
-	for (unsigned i = 1; i < gimple_num_ops (stmt); i++)
-	  note_constant (gimple_op (stmt, i));
-      else if (gcond *cond = dyn_cast <gcond *> (stmt))
-	note_constant (gimple_cond_rhs (cond));
-      else if (gcall *call = dyn_cast <gcall *> (stmt))
-	for (unsigned i = 0; i < gimple_call_num_args (call); i++)
-	  note_constant (gimple_call_arg (call, i));
-      else if (greturn *ret = dyn_cast <greturn *> (stmt))
-	note_constant (gimple_return_retval (ret));
-    }
+  for_each_source_operand (stmts, note_constant);
 }
 
 /* The assignment sites of STMT: scalar-pairs, float-kinds, bounds.  */

@@ -9,9 +9,11 @@
        enough DFS back edges that every cycle holding a site crosses a check;
        a check's weight is the largest number of sites on a path from it to
        the next checks, and zero-weight checks are dropped;
-     - the body is cloned: the fast copy only decrements the countdown at
-       sites, the slow copy decrements, tests and runs the site at zero; each
-       check goes to the fast copy when the countdown exceeds its weight.
+     - the body is cloned, as far as sites lie ahead before a check: the
+       fast copy only decrements the countdown at sites, the slow copy
+       decrements, tests and runs the site at zero, and returns to the fast
+       copy after its region's last site; each check goes to the fast copy
+       when the countdown exceeds its weight.
    Functions whose CFG cannot be cloned safely (setjmp, abnormal or EH edges,
    asm goto) get the slow copy's per-site guards without cloning.  */
 
@@ -511,12 +513,26 @@ insert_imports_and_exports (function_state *st, bool cloning)
 
   for (gimple *call : weighty_calls)
     {
-      insert_before (call, build_export (st));
+      gimple *export_stmt = build_export (st);
+      insert_before (call, export_stmt);
       gimple *import = build_import (st);
       if (!insert_after (call, import))
 	continue;		/* Does not return: nothing to import.  */
       if (!cloning)
 	continue;
+      /* The call gets a block of its own, `export; call; import', with no
+	 site in it or ahead of it before the after-call check: so it has no
+	 slow copy (see blocks_with_sites_ahead), and a callee inlined later
+	 appears once, not once per copy, which would compound to 2^depth
+	 through nested inline functions (lz4's always_inline helpers).  A
+	 call that is itself a site stays where it is.  */
+      if (gimple_uid (call) == 0 && gimple_bb (import) == gimple_bb (call))
+	{
+	  gimple_stmt_iterator gsi = gsi_for_stmt (export_stmt);
+	  gsi_prev (&gsi);
+	  if (!gsi_end_p (gsi))
+	    split_block (gimple_bb (call), gsi_stmt (gsi));
+	}
       /* Cloned functions have no EH or abnormal edges, so the import is in
 	 the call's block: the edge after it carries the check.  */
       basic_block call_bb = gimple_bb (import);
@@ -1345,6 +1361,35 @@ demote_ssa_temporaries (void)
     release_ssa_name (entry.first);
 }
 
+/* Adds to AHEAD the blocks from which a site can be reached without
+   crossing a check: the only ones that need a slow copy.  Elsewhere the
+   slow copy would be the fast one, as the two differ only at sites, so the
+   slow copy's edges lead back into the fast blocks there: a region's slow
+   copy ends after its last site, not at its checks.  */
+static void
+blocks_with_sites_ahead (function_state *st, hash_set<basic_block> &ahead)
+{
+  auto_vec<basic_block> worklist;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    if (st->sites_in_block[bb->index] > 0)
+      {
+	ahead.add (bb);
+	worklist.safe_push (bb);
+      }
+  while (!worklist.is_empty ())
+    {
+      bb = worklist.pop ();
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->preds)
+	if (!st->cut.contains (e)
+	    && e->src != ENTRY_BLOCK_PTR_FOR_FN (cfun)
+	    && !ahead.add (e->src))
+	  worklist.safe_push (e->src);
+    }
+}
+
 /* Clones the body into fast (the original blocks) and slow copies and wires
    the checks.
 
@@ -1370,15 +1415,18 @@ demote_ssa_temporaries (void)
    region ends (on the back-edge and long-path checks, and before each
    export of the countdown), the visits it did not make are counted at
    once: the countdown becomes region_end, plus new countdowns if that runs
-   out.  Zero-weight checks lead from the slow copy back to the fast
-   one.  */
+   out.  It ends as well where the slow copy leads back into the fast one:
+   only the blocks with a site ahead are copied (see
+   blocks_with_sites_ahead), and zero-weight checks lead back too.  */
 static void
 clone_and_wire (function_state *st)
 {
+  hash_set<basic_block> ahead;
+  blocks_with_sites_ahead (st, ahead);
   auto_vec<basic_block> body;
   basic_block bb;
   FOR_EACH_BB_FN (bb, cfun)
-    if (bb != st->entry_import)
+    if (ahead.contains (bb))
       body.safe_push (bb);
 
   /* What each edge out of the body gives back, from the original CFG.  */
@@ -1409,29 +1457,51 @@ clone_and_wire (function_state *st)
   auto_vec<edge> slow_edges;
   for (const check_point &cp : st->checks)
     {
+      /* No slow edge from a block without a copy (no site ahead of it, as
+	 the entry import).  A check's destination has one unless the check
+	 weighs nothing.  */
       edge slow = NULL;
-      if (cp.fast_edge->src != st->entry_import)
-	slow = find_edge (*copies.get (cp.fast_edge->src),
-			  *copies.get (cp.fast_edge->dest));
+      basic_block *src = copies.get (cp.fast_edge->src);
+      basic_block *dest = copies.get (cp.fast_edge->dest);
+      gcc_assert (dest || cp.weight == 0);
+      if (src && dest)
+	slow = find_edge (*src, *dest);
       slow_edges.safe_push (slow);
+    }
+  /* Where the slow copy leads back into the fast one, with no site ahead
+     before the next checks (see blocks_with_sites_ahead), its region ends:
+     the visits it did not make are counted there, with what the edge
+     gives back.  */
+  hash_set<basic_block> slow_blocks;
+  for (basic_block original : body)
+    slow_blocks.add (*copies.get (original));
+  auto_vec<std::pair<edge, int> > rejoins;
+  for (basic_block original : body)
+    {
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, (*copies.get (original))->succs)
+	if (!slow_blocks.contains (e->dest)
+	    && e->dest != EXIT_BLOCK_PTR_FOR_FN (cfun))
+	  {
+	    int *refund = refunds.get (find_edge (original, e->dest));
+	    rejoins.safe_push (std::make_pair (e, refund ? *refund : 0));
+	  }
     }
   auto_vec<std::pair<edge, int> > fast_refunds, slow_refunds;
   for (auto entry : refunds)
     if (!st->cut.contains (entry.first))
       {
 	edge e = entry.first;
-	basic_block *dest = copies.get (e->dest);
 	fast_refunds.safe_push (entry);
-	slow_refunds.safe_push
-	  (std::make_pair (find_edge (*copies.get (e->src),
-				      dest ? *dest : e->dest), entry.second));
+	if (basic_block *dest = copies.get (e->dest))
+	  slow_refunds.safe_push
+	    (std::make_pair (find_edge (*copies.get (e->src), *dest),
+			     entry.second));
       }
 
   /* Sites carry their uid, copied along with the statements; exports are
      the assignments to the global countdown.  */
-  hash_set<basic_block> slow_blocks;
-  for (basic_block original : body)
-    slow_blocks.add (*copies.get (original));
   auto_vec<gimple *> fast_sites, slow_sites, slow_exports;
   FOR_EACH_BB_FN (bb, cfun)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
@@ -1450,6 +1520,8 @@ clone_and_wire (function_state *st)
     add_on_edge (entry.first, st->countdown, entry.second, UNKNOWN_LOCATION);
   for (auto entry : slow_refunds)
     add_on_edge (entry.first, st->region_end, entry.second, UNKNOWN_LOCATION);
+  for (auto entry : rejoins)
+    end_region_on_edge (st, entry.first, entry.second, UNKNOWN_LOCATION);
 
   /* The slow entries, one per destination (its weight is the
      destination's).  */

@@ -5,7 +5,7 @@
 # programs (bc-inputs.py, default 300) at sparsity 100.  A run failed when
 # its output or exit status differs from those of bc built plainly from the
 # unpatched source (the oracle); sampler-report rank takes those labels
-# (--labels), and the test passes when the first predicate of the
+# (--labels), and the test passes when one of the first two steps of the
 # elimination lies in more_arrays, the function with the bug.
 # Usage: run-case-study.sh BUILD_DIR   (prints "N passed, N failed")
 # RUNS=N runs more or fewer inputs; SCHEMES and EXTRA_CFLAGS change the
@@ -98,13 +98,21 @@ fi
 "$build/bin/sampler-report" rank "$scratch/reports" --labels "$scratch/labels" --format=html \
     --source-dir "$scratch/sampled/bc" >"$scratch/rank.html" 2>>"$scratch/rank.err"
 sed -n '1,/^$/p; /^Elimination/,/^$/p' "$scratch/rank.txt"
-first=$(python3 -c '
+# The bug shows in two predicates of nearly equal Importance: the loop
+# with the wrong bound (`indx > a_count' in more_arrays) and its trigger
+# in the caller (`next_array < next_var' in lookup: more variables than
+# arrays, true in successful runs too, where the overrun did no harm).
+# Which of the two comes first depends on which sites the sampled visits
+# fell on, so a change in the set of sites can swap them; the bug's own
+# line must be among the first two steps.
+steps=$(python3 -c '
 import csv, sys
 steps = [r for r in csv.DictReader(open(sys.argv[1])) if r["list"] == "elimination"]
-print(steps[0]["function"] if steps else "")' "$scratch/rank.csv")
-if [ "$first" = more_arrays ]; then
-    pass "the first predicate of the elimination is in more_arrays"
-else
-    fail "the first predicate of the elimination is in '$first', not more_arrays" "$scratch/rank.txt"
-fi
+print(" ".join(r["function"] for r in steps[:2]))' "$scratch/rank.csv")
+case " $steps " in
+    *" more_arrays "*)
+        pass "more_arrays is in the first two steps of the elimination ($steps)" ;;
+    *)
+        fail "the first two steps of the elimination are in '$steps', not more_arrays" "$scratch/rank.txt" ;;
+esac
 finish

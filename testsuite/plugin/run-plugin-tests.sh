@@ -168,6 +168,35 @@ else
     fail "verbose says which functions are cloned and why not" "$scratch/out"
 fi
 
+# --- Code growth through nested inline functions ----------------------------
+# A call to a function with sites is shared by the fast and slow copies, so
+# a callee inlined later appears once per call, as in the plain build; were
+# it made from both copies, it would appear 2^depth times (4 levels here,
+# each with a site: 68 calls of leaf instead of 8 at -O2).
+cat >"$scratch/nested-inline.c" <<'EOF'
+void leaf (int);
+#define INLINE static inline __attribute__ ((always_inline))
+INLINE int f0 (int x) { if (x & 1) x += 3; leaf (x); return x; }
+INLINE int f1 (int x) { if (x & 2) x = f0 (x) + 1; return f0 (x * 3); }
+INLINE int f2 (int x) { if (x & 4) x = f1 (x) + 1; return f1 (x * 5); }
+INLINE int f3 (int x) { if (x & 8) x = f2 (x) + 1; return f2 (x * 7); }
+int top (int x) { return f3 (x); }
+EOF
+leaf_calls () {
+    gcc "$@" -S "$scratch/nested-inline.c" -o - | grep -cE '(call|jmp)[[:space:]]+leaf'
+}
+for level in -O0 -O2 -O3; do
+    plain=$(leaf_calls "$level")
+    sampled=$(leaf_calls "$level" -fplugin="$plugin" \
+        -fplugin-arg-sampler-schemes=checks,branches,returns,scalar-pairs,float-kinds,function-entries,bounds)
+    if [ "$plain" -gt 0 ] && [ "$sampled" = "$plain" ]; then
+        pass "nested inline functions at $level: $sampled calls of leaf, as plain"
+    else
+        echo "plain: $plain calls of leaf, instrumented: $sampled" >"$scratch/out"
+        fail "nested inline functions at $level: each inlined call once" "$scratch/out"
+    fi
+done
+
 # --- __SAMPLER__ and preprocessed input -------------------------------------
 cat >"$scratch/macro.c" <<'EOF'
 #ifndef __SAMPLER__

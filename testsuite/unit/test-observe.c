@@ -7,9 +7,11 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <check.h>
@@ -225,26 +227,42 @@ END_TEST
    threads that race for it must all still land in count, min and max.  A
    race needs the threads on different cores at the same instant, so they
    are as many as the cores (at least 2), stay alive, and are released
-   together by a spin barrier before each round's fresh slots.  */
-enum { RACE_ROUNDS = 1000000, RACE_SPINS = 1000 };
+   together by a spin barrier before each round's fresh slots.  On a busy
+   machine the barrier waits for the scheduler, so the rounds stop after
+   RACE_SECONDS (the test then needs at least RACE_MIN_ROUNDS of them).  */
+enum { RACE_ROUNDS = 1000000, RACE_MIN_ROUNDS = 1000, RACE_SPINS = 1000, RACE_SECONDS = 15 };
 
 struct race {
     unsigned long long (*slots)[3];
     unsigned threads;
     atomic_uint arrived;
     atomic_uint generation;
+    atomic_uint rounds;         /* How many the threads run. */
+    struct timespec deadline;
 };
+
+static bool past(const struct timespec *deadline)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec > deadline->tv_sec
+           || (now.tv_sec == deadline->tv_sec && now.tv_nsec >= deadline->tv_nsec);
+}
 
 struct racer {
     struct race *race;
     unsigned index;
 };
 
-static void spin_barrier(struct race *race)
+/* The last thread to arrive before ROUND releases the others, after
+   cutting the rounds short when time is up: all then see the same count.  */
+static void spin_barrier(struct race *race, unsigned round)
 {
     unsigned generation = atomic_load(&race->generation);
 
     if (atomic_fetch_add(&race->arrived, 1) + 1 == race->threads) {
+        if (round % 1024 == 0 && round < atomic_load(&race->rounds) && past(&race->deadline))
+            atomic_store(&race->rounds, round);
         atomic_store(&race->arrived, 0);
         atomic_fetch_add(&race->generation, 1);
         return;
@@ -267,8 +285,10 @@ static void *race_rounds(void *argument)
     struct racer *racer = argument;
     struct race *race = racer->race;
 
-    for (unsigned round = 0; round < RACE_ROUNDS; round++) {
-        spin_barrier(race);
+    for (unsigned round = 0;; round++) {
+        spin_barrier(race, round);
+        if (round >= atomic_load(&race->rounds))
+            break;
         __sampler_observe_signed(race->slots[round], race_value(round, racer->index));
     }
     return NULL;
@@ -285,6 +305,9 @@ START_TEST(test_first_observations_race)
     ck_assert_ptr_nonnull(race.slots);
     atomic_init(&race.arrived, 0);
     atomic_init(&race.generation, 0);
+    atomic_init(&race.rounds, RACE_ROUNDS);
+    clock_gettime(CLOCK_MONOTONIC, &race.deadline);
+    race.deadline.tv_sec += RACE_SECONDS;
     for (unsigned t = 0; t < race.threads; t++) {
         racers[t] = (struct racer){ .race = &race, .index = t };
         ck_assert_int_eq(pthread_create(&threads[t], NULL, race_rounds, &racers[t]), 0);
@@ -292,8 +315,9 @@ START_TEST(test_first_observations_race)
     for (unsigned t = 0; t < race.threads; t++)
         pthread_join(threads[t], NULL);
 
-    unsigned rounds_wrong = 0;
-    for (unsigned round = 0; round < RACE_ROUNDS; round++) {
+    unsigned rounds = atomic_load(&race.rounds), rounds_wrong = 0;
+    ck_assert_uint_ge(rounds, RACE_MIN_ROUNDS);
+    for (unsigned round = 0; round < rounds; round++) {
         long long first = race_value(round, 0), last = race_value(round, race.threads - 1);
         long long min = first < last ? first : last, max = first < last ? last : first;
         rounds_wrong += race.slots[round][0] != race.threads
