@@ -170,7 +170,7 @@ check-runtime: all
 	testsuite/runtime/run-runtime-tests.sh $(abspath $(B))
 
 # The benchmark of real programs (bench/bench.py): PROGRAMS=bzip2,lua,...
-# CONFIGS=plain,brs-1000,... RUNS=5 SIZE=full CALLGRIND_SIZE=small.
+# CONFIGS=plain,brs-1000,... RUNS=5 SIZE=full CALLGRIND_SIZE=small SAMPLER_FLAGS=...
 bench: all
 	$(MAKE) -C bench B=$(abspath $(B))
 

@@ -22,6 +22,7 @@ Writes results.md and results.json into --out-dir (default: bench/).
 
 Usage: bench.py --build-dir BUILD [--programs bzip2,lua] [--runs 5]
                 [--size full] [--callgrind-size small] [--smoke]
+                [--sampler-flags='-fplugin-arg-sampler-region-limit=16']
 """
 
 import argparse
@@ -149,13 +150,21 @@ class Bench:
         open(stamp, "w").close()
         return tree
 
+    def variant(self, name):
+        """The compiler kind and flags of a build variant: sampler builds
+        also get --sampler-flags."""
+        kind, cflags = VARIANTS[name]
+        if kind == "sampler":
+            cflags = cflags + self.args.sampler_flags.split()
+        return kind, cflags
+
     def compiler(self, kind):
         return "gcc" if kind == "gcc" else self.sampler_gcc
 
     def built(self, program, variant):
         """Builds VARIANT of PROGRAM, or reuses the build if nothing it
         depends on changed; returns its record."""
-        kind, cflags = VARIANTS[variant]
+        kind, cflags = self.variant(variant)
         key = json.dumps([kind, cflags, self.recipes_key,
                           self.sampler_key if kind == "sampler" else ""])
         tree = os.path.join(self.work, program.name, variant)
@@ -212,7 +221,7 @@ class Bench:
         lines = sum(1 for _ in open(os.path.join(tree, source), "rb"))
         result["lines"] = lines
         for variant in ("plain", "brs", "all"):
-            kind, cflags = VARIANTS[variant]
+            kind, cflags = self.variant(variant)
             stamp = os.path.join(self.work, "unit-%s.json" % variant)
             key = json.dumps([kind, cflags, self.sampler_key if kind == "sampler" else ""])
             if os.path.exists(stamp):
@@ -558,6 +567,9 @@ def main():
                         help="workload counted with callgrind ('' for none)")
     parser.add_argument("--jobs", type=int, default=2, help="parallel compiles")
     parser.add_argument("--out-dir", default=HERE)
+    parser.add_argument("--sampler-flags", default="",
+                        help="more flags for the sampler builds (with =), e.g. "
+                        "-fplugin-arg-sampler-region-limit=16")
     parser.add_argument("--no-largest-unit", action="store_true",
                         help="skip compiling the largest unit alone")
     parser.add_argument("--smoke", action="store_true",

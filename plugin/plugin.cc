@@ -34,7 +34,7 @@ static struct plugin_info sampler_plugin_info = {
   "  -fplugin-arg-sampler-pairs-constants also pair assignments with the\n"
   "      integer constants of the function\n"
   "  -fplugin-arg-sampler-region-limit=N most sites between two checks on\n"
-  "      any path (32; 0: no limit)\n"
+  "      any path (0, the default: no limit)\n"
   "  -fplugin-arg-sampler-pad-limit=N    paths this many sites lighter than\n"
   "      the heaviest are counted as the heaviest (4)\n"
   "  -fplugin-arg-sampler-site-table=FILE append the unit's site table to FILE\n"
@@ -129,7 +129,7 @@ parse_arguments (struct plugin_name_args *info)
   bool ok = true;
   sampler_opts.schemes = SCHEME_CHECKS;
   sampler_opts.pairs_limit = 16;
-  sampler_opts.region_limit = 32;
+  sampler_opts.region_limit = 0;
   sampler_opts.pad_limit = 4;
   sampler_opts.rules = vNULL;
   for (int i = 0; i < info->argc; i++)

@@ -20,13 +20,15 @@ pass () { passed=$((passed + 1)); echo "PASS: $1"; }
 fail () { failed=$((failed + 1)); echo "FAIL: $1"; [ -n "${2-}" ] && sed 's/^/    /' "$2"; }
 
 # --- Check placement and weights ----------------------------------------
-# Each shapes/NAME.c has NAME.expected, the dump its checks must produce.
-# The pass runs before GCC's optimisers, so every level gives the same.
+# Each shapes/NAME.c has NAME.expected, the dump its checks must produce,
+# and may have NAME.args, more plugin arguments.  The pass runs before
+# GCC's optimisers, so every level gives the same.
 for src in "$here"/shapes/*.c; do
     name=$(basename "$src" .c)
+    args=$(cat "$here/shapes/$name.args" 2>/dev/null)
     for opt in -O0 -O2 "-O3 -g"; do
         rm -f "$scratch/dump"
-        if ! gcc $opt -fchecking -fplugin="$plugin" \
+        if ! gcc $opt -fchecking -fplugin="$plugin" $args \
                 -fplugin-arg-sampler-dump="$scratch/dump" \
                 -c "$src" -o "$scratch/$name.o" 2>"$scratch/err"; then
             fail "shape $name $opt: compile" "$scratch/err"

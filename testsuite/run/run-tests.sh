@@ -391,7 +391,9 @@ check_statistics() {
 
 test_config() {   # test_config NAME INDEX OPTS
     local name=$1 index=$2 opts=$3 src=$here/$1.c base seed sp first res
-    local w_plain w_new
+    local w_plain w_new args=$plugin_args
+    # NAME.args: more plugin arguments for this program.
+    [ -f "$here/$name.args" ] && args="$args $(cat "$here/$name.args")"
     cfgdir=$out/$name/c$index
     mkdir -p "$cfgdir"
     prefix="$name [$opts] "
@@ -410,7 +412,7 @@ test_config() {   # test_config NAME INDEX OPTS
         return
     fi
     # shellcheck disable=SC2086
-    if "$sgcc" "${cflags[@]}" $opts $plugin_args "$src" -o "$cfgdir/instr" >"$cfgdir/instr.build" 2>&1; then
+    if "$sgcc" "${cflags[@]}" $opts $args "$src" -o "$cfgdir/instr" >"$cfgdir/instr.build" 2>&1; then
         pass "build instrumented"
     else
         fail "build instrumented" "compile failed:" "$(build_errors "$cfgdir/instr.build")"

@@ -1,5 +1,5 @@
 /* Forty sites in a row, then a diamond of 8 or 2: 48 on the heavy path.
-   The region limit (32) puts a long-path check after the 32nd site, so
+   A region limit of 32 (long_path.args) puts a long-path check after the 32nd site, so
    that no check weighs more than 32: weights 32 and 16 (8 + 8).  The
    light arm gives its 6 missing sites back on its way (a refund), which
    the dump does not show.  */
