@@ -120,9 +120,29 @@ def first_bytes(source, path, size):
 
 # --- The programs ------------------------------------------------------------
 
-class Bzip2(Program):
+class Compressor(Program):
+    """Compresses the first MiB of a generated text corpus (sizes: MiB) to
+    standard output at LEVEL."""
+    corpus_mib = 12
+    level = "-6"
+
+    def prepare_input(self, data_dir, size):
+        corpus = os.path.join(data_dir, "text-%d.txt" % self.corpus_mib)
+        text_corpus(corpus, self.corpus_mib)
+        first_bytes(corpus, self.input(data_dir, size),
+                    int(self.sizes[size] * 1024 * 1024))
+
+    def input(self, data_dir, size):
+        return os.path.join(data_dir, "text-%s.txt" % self.sizes[size])
+
+    def command(self, binary, data_dir, size):
+        return [binary, self.level, "-c"], self.input(data_dir, size)
+
+
+class Bzip2(Compressor):
     name = "bzip2"
     package = "bzip2"
+    level = "-9"
     sizes = {"full": 12, "small": 0.25, "tiny": 0.05}   # MiB of text
     sources = ["blocksort.c", "huffman.c", "crctable.c", "randtable.c",
                "compress.c", "decompress.c", "bzlib.c", "bzip2.c"]
@@ -131,22 +151,11 @@ class Bzip2(Program):
         return compile_sources(tree, cc, cflags + ["-D_FILE_OFFSET_BITS=64"],
                                self.sources, "bzip2", [], jobs, log)
 
-    def prepare_input(self, data_dir, size):
-        corpus = os.path.join(data_dir, "text-12.txt")
-        text_corpus(corpus, 12)
-        first_bytes(corpus, self.input(data_dir, size),
-                    int(self.sizes[size] * 1024 * 1024))
 
-    def input(self, data_dir, size):
-        return os.path.join(data_dir, "text-%s.txt" % self.sizes[size])
-
-    def command(self, binary, data_dir, size):
-        return [binary, "-9", "-c"], self.input(data_dir, size)
-
-
-class Gzip(Program):
+class Gzip(Compressor):
     name = "gzip"
     package = "gzip"
+    corpus_mib = 48
     sizes = {"full": 48, "small": 1, "tiny": 0.05}
 
     def configure(self, tree, env, log):
@@ -160,20 +169,8 @@ class Gzip(Program):
         run_logged(["make", "-j%d" % jobs] + flags + ["gzip"], tree, log)
         return os.path.join(tree, "gzip")
 
-    def prepare_input(self, data_dir, size):
-        corpus = os.path.join(data_dir, "text-48.txt")
-        text_corpus(corpus, 48)
-        first_bytes(corpus, self.input(data_dir, size),
-                    int(self.sizes[size] * 1024 * 1024))
 
-    def input(self, data_dir, size):
-        return os.path.join(data_dir, "text-%s.txt" % self.sizes[size])
-
-    def command(self, binary, data_dir, size):
-        return [binary, "-6", "-c"], self.input(data_dir, size)
-
-
-class Xz(Program):
+class Xz(Compressor):
     name = "xz"
     package = "xz-utils"
     sizes = {"full": 3, "small": 0.25, "tiny": 0.05}
@@ -191,18 +188,6 @@ class Xz(Program):
                    log)
         run_logged(["make", "-j%d" % jobs] + flags, os.path.join(tree, "src/xz"), log)
         return os.path.join(tree, "src/xz/xz")
-
-    def prepare_input(self, data_dir, size):
-        corpus = os.path.join(data_dir, "text-12.txt")
-        text_corpus(corpus, 12)
-        first_bytes(corpus, self.input(data_dir, size),
-                    int(self.sizes[size] * 1024 * 1024))
-
-    def input(self, data_dir, size):
-        return os.path.join(data_dir, "text-%s.txt" % self.sizes[size])
-
-    def command(self, binary, data_dir, size):
-        return [binary, "-6", "-c"], self.input(data_dir, size)
 
 
 class Sqlite3(Program):

@@ -690,24 +690,33 @@ first_location (basic_block bb)
   return UNKNOWN_LOCATION;
 }
 
-/* The blocks sorted by component (counting sort): component C's are
-   SORTED[FIRST[C]] to SORTED[FIRST[C + 1] - 1].  */
-static void
-blocks_by_component (const vec<int> &comp, int ncomp, vec<int> &first,
-		     vec<basic_block> &sorted)
+/* The components of the CFG without the cut edges (see find_components),
+   with their blocks sorted by component (counting sort): component C's
+   are SORTED[FIRST[C]] to SORTED[FIRST[C + 1] - 1].  */
+struct component_graph
 {
-  first.safe_grow_cleared (ncomp + 1);
-  basic_block bb;
-  FOR_ALL_BB_FN (bb, cfun)
-    first[comp[bb->index] + 1]++;
-  for (int c = 0; c < ncomp; c++)
-    first[c + 1] += first[c];
-  sorted.safe_grow_cleared (first[ncomp]);
-  auto_vec<int> fill;
-  fill.safe_splice (first);
-  FOR_ALL_BB_FN (bb, cfun)
-    sorted[fill[comp[bb->index]]++] = bb;
-}
+  auto_vec<int> comp;
+  auto_vec<component_info> info;
+  int count;
+  auto_vec<int> first;
+  auto_vec<basic_block> sorted;
+
+  component_graph (function_state *st)
+  {
+    count = find_components (st, comp, info);
+    first.safe_grow_cleared (count + 1);
+    basic_block bb;
+    FOR_ALL_BB_FN (bb, cfun)
+      first[comp[bb->index] + 1]++;
+    for (int c = 0; c < count; c++)
+      first[c + 1] += first[c];
+    sorted.safe_grow_cleared (first[count]);
+    auto_vec<int> fill;
+    fill.safe_splice (first);
+    FOR_ALL_BB_FN (bb, cfun)
+      sorted[fill[comp[bb->index]]++] = bb;
+  }
+};
 
 /* A check of KIND on the edge E, which becomes a cut edge.  */
 static void
@@ -921,32 +930,27 @@ static void
 limit_region_weights (function_state *st)
 {
   int limit = sampler_opts.region_limit;
-  auto_vec<int> comp;
-  auto_vec<component_info> info;
-  int ncomp = find_components (st, comp, info);
-  auto_vec<int> first;
-  auto_vec<basic_block> sorted;
-  blocks_by_component (comp, ncomp, first, sorted);
+  component_graph g (st);
   auto_vec<int> reach;
-  reach.safe_grow_cleared (ncomp);
+  reach.safe_grow_cleared (g.count);
   auto_vec<basic_block> leaders;	/* Blocks that get a check on top.  */
-  for (int c = ncomp - 1; c >= 0; c--)
+  for (int c = g.count - 1; c >= 0; c--)
     {
-      basic_block only = sorted[first[c]];
-      if (reach[c] > 0 && reach[c] + info[c].sites > limit && !info[c].cyclic
-	  && only != EXIT_BLOCK_PTR_FOR_FN (cfun))
+      basic_block only = g.sorted[g.first[c]];
+      if (reach[c] > 0 && reach[c] + g.info[c].sites > limit
+	  && !g.info[c].cyclic && only != EXIT_BLOCK_PTR_FOR_FN (cfun))
 	{
 	  leaders.safe_push (only);
 	  reach[c] = 0;
 	}
-      int out = reach[c] + info[c].sites;
-      for (int i = first[c]; i < first[c + 1]; i++)
+      int out = reach[c] + g.info[c].sites;
+      for (int i = g.first[c]; i < g.first[c + 1]; i++)
 	{
 	  edge e;
 	  edge_iterator ei;
-	  FOR_EACH_EDGE (e, ei, sorted[i]->succs)
+	  FOR_EACH_EDGE (e, ei, g.sorted[i]->succs)
 	    {
-	      int d = comp[e->dest->index];
+	      int d = g.comp[e->dest->index];
 	      if (!st->cut.contains (e) && d != c)
 		reach[d] = MAX (reach[d], out);
 	    }
@@ -967,38 +971,33 @@ limit_region_weights (function_state *st)
 static void
 weigh (function_state *st)
 {
-  auto_vec<int> comp;
-  auto_vec<component_info> info;
-  int ncomp = find_components (st, comp, info);
-  auto_vec<int> first;
-  auto_vec<basic_block> sorted;
-  blocks_by_component (comp, ncomp, first, sorted);
+  component_graph g (st);
   basic_block bb;
 
   /* In completion order: every successor component is finished first.  */
   auto_vec<int> weight;
-  weight.safe_grow_cleared (ncomp);
-  for (int c = 0; c < ncomp; c++)
+  weight.safe_grow_cleared (g.count);
+  for (int c = 0; c < g.count; c++)
     {
       /* The chosen checks cut every cycle through a site.  */
-      gcc_assert (!info[c].cyclic || info[c].sites == 0);
+      gcc_assert (!g.info[c].cyclic || g.info[c].sites == 0);
       int longest = 0;
-      for (int i = first[c]; i < first[c + 1]; i++)
+      for (int i = g.first[c]; i < g.first[c + 1]; i++)
 	{
 	  edge e;
 	  edge_iterator ei;
-	  FOR_EACH_EDGE (e, ei, sorted[i]->succs)
-	    if (!st->cut.contains (e) && comp[e->dest->index] != c)
-	      longest = MAX (longest, weight[comp[e->dest->index]]);
+	  FOR_EACH_EDGE (e, ei, g.sorted[i]->succs)
+	    if (!st->cut.contains (e) && g.comp[e->dest->index] != c)
+	      longest = MAX (longest, weight[g.comp[e->dest->index]]);
 	}
-      weight[c] = info[c].sites + longest;
+      weight[c] = g.info[c].sites + longest;
     }
   for (check_point &cp : st->checks)
-    cp.weight = weight[comp[cp.fast_edge->dest->index]];
+    cp.weight = weight[g.comp[cp.fast_edge->dest->index]];
   st->block_weight.truncate (0);
   st->block_weight.safe_grow_cleared (last_basic_block_for_fn (cfun));
   FOR_ALL_BB_FN (bb, cfun)
-    st->block_weight[bb->index] = weight[comp[bb->index]];
+    st->block_weight[bb->index] = weight[g.comp[bb->index]];
 }
 
 /* Places the checks and weighs them: entry and after-call checks are

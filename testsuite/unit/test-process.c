@@ -401,57 +401,48 @@ static void assert_binomial(unsigned long samples, unsigned long trials, double 
                   "P(X >= s) %g", samples, trials, p, low, high);
 }
 
-START_TEST(test_groups_of_visits_are_sampled_each_alone)
+/* The samples of each of COUNT positions that the helper prints for MODE
+   run SAMPLE_ROUNDS times in ENV.  */
+static long *samples_of_rounds(const char *helper, const char *const env[],
+                               const char *mode, size_t count)
 {
-    const char *every[] = { "SAMPLER_SPARSITY=1", NULL };
-    const char *sparse[] = { "SAMPLER_SPARSITY=7", "SAMPLER_SEED=2026", NULL };
     char rounds[32];
     snprintf(rounds, sizeof rounds, "%d", SAMPLE_ROUNDS);
-
-    struct run run = run_helper(helpers[_i], every, "groups", rounds);
+    struct run run = run_helper(helper, env, mode, rounds);
     assert_exited_cleanly(&run);
-    size_t count;
-    long *samples = stream_of(run.out, "groups", &count);
-    ck_assert_uint_eq(count, 16);
+    size_t printed;
+    long *samples = stream_of(run.out, mode, &printed);
+    ck_assert_uint_eq(printed, count);
+    free_run(&run);
+    return samples;
+}
+
+/* Every position sampled in every round at sparsity 1, and within the
+   binomial bounds at sparsity 7.  */
+static void assert_each_sampled_alone(const char *helper, const char *mode,
+                                      size_t count, const char *seed)
+{
+    const char *every[] = { "SAMPLER_SPARSITY=1", NULL };
+    const char *sparse[] = { "SAMPLER_SPARSITY=7", seed, NULL };
+    long *samples = samples_of_rounds(helper, every, mode, count);
     for (size_t i = 0; i < count; i++)
         ck_assert_int_eq(samples[i], SAMPLE_ROUNDS);
     free(samples);
-    free_run(&run);
-
-    run = run_helper(helpers[_i], sparse, "groups", rounds);
-    assert_exited_cleanly(&run);
-    samples = stream_of(run.out, "groups", &count);
-    ck_assert_uint_eq(count, 16);
+    samples = samples_of_rounds(helper, sparse, mode, count);
     for (size_t i = 0; i < count; i++)
         assert_binomial((unsigned long)samples[i], SAMPLE_ROUNDS, 1.0 / 7);
     free(samples);
-    free_run(&run);
+}
+
+START_TEST(test_groups_of_visits_are_sampled_each_alone)
+{
+    assert_each_sampled_alone(helpers[_i], "groups", 16, "SAMPLER_SEED=2026");
 }
 END_TEST
 
 START_TEST(test_visits_to_no_site_leave_sampling_fair)
 {
-    const char *every[] = { "SAMPLER_SPARSITY=1", NULL };
-    const char *sparse[] = { "SAMPLER_SPARSITY=7", "SAMPLER_SEED=77", NULL };
-    char rounds[32];
-    snprintf(rounds, sizeof rounds, "%d", SAMPLE_ROUNDS);
-
-    struct run run = run_helper(helpers[_i], every, "phantoms", rounds);
-    assert_exited_cleanly(&run);
-    size_t count;
-    long *samples = stream_of(run.out, "phantoms", &count);
-    ck_assert_uint_eq(count, 1);
-    ck_assert_int_eq(samples[0], SAMPLE_ROUNDS);
-    free(samples);
-    free_run(&run);
-
-    run = run_helper(helpers[_i], sparse, "phantoms", rounds);
-    assert_exited_cleanly(&run);
-    samples = stream_of(run.out, "phantoms", &count);
-    ck_assert_uint_eq(count, 1);
-    assert_binomial((unsigned long)samples[0], SAMPLE_ROUNDS, 1.0 / 7);
-    free(samples);
-    free_run(&run);
+    assert_each_sampled_alone(helpers[_i], "phantoms", 1, "SAMPLER_SEED=77");
 }
 END_TEST
 
