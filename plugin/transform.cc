@@ -1231,13 +1231,6 @@ build_slow_entry (function_state *st, basic_block dest_slow, int weight,
   end_with_condition (entry, EQ_EXPR, st->countdown, long_cst (0), start,
 		      dest_slow, true, loc);
   predict_cold (entry);
-  /* Never executed, as far as the profile goes: GCC's profile estimate
-     then counts the whole slow copy (reached only through these) as never
-     executed, puts it in the cold section (.text.unlikely) and optimises
-     it for size, so that it does not spread the fast copy over more cache
-     lines.  Only the profile says so: the code is all there.  */
-  entry->count = profile_count::zero ();
-  start->count = profile_count::zero ();
   return entry;
 }
 
