@@ -1,8 +1,9 @@
 # lz4: plain Makefiles.  The lz4 tool links lz4's objects in statically;
 # programs/Makefile's lz4-wlib is the same tool linked against liblz4.so,
-# which the DSO test runs (it needs the static-only functions exported).  Tests: the parts of lz4's tests/Makefile that run in minutes
-# (`make check` is test-lz4-essentials; multi-gigabyte files are left out),
-# the frame and block fuzzers for 15 s each, fullbench once.
+# which the DSO test runs (it needs the static-only functions exported).
+# Tests: the parts of lz4's tests/Makefile that run in minutes (`make
+# check` is test-lz4-essentials; multi-gigabyte files are left out), the
+# frame and block fuzzers for 15 s each, fullbench once.
 PKG_OPT=-O2
 PKG_DEPS=""
 LZ4_TESTS="test-lz4-basic test-lz4-multiple test-lz4-multiple-legacy
