@@ -11,21 +11,15 @@
 # RUNS=N runs more or fewer inputs; SCHEMES and EXTRA_CFLAGS change the
 # build; KEEP_SCRATCH=1 keeps the runs, reports and rankings (rank.txt,
 # rank.csv, rank.html).
-LC_ALL=C
-export LC_ALL
 build=$(cd "${1:?usage: run-case-study.sh BUILD_DIR}" && pwd) || exit 2
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../tools/tally.sh"
 top=$(cd "$here/../.." && pwd)
 runs=${RUNS:-300}
 schemes=${SCHEMES:-returns,branches,scalar-pairs}
 extra=${EXTRA_CFLAGS-}
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/sampler-case-study.XXXXXX") || exit 2
 trap '[ -n "${KEEP_SCRATCH-}" ] || rm -rf "$scratch"' EXIT
-passed=0
-failed=0
-pass () { passed=$((passed + 1)); echo "PASS: $1"; }
-fail () { failed=$((failed + 1)); echo "FAIL: $1"; [ -n "${2-}" ] && tail -n 30 "$2" | sed 's/^/    /'; }
-finish () { echo "$passed passed, $failed failed"; [ $failed = 0 ]; exit $?; }
 
 source=$("$top/testsuite/tools/fetch-debian-source.sh" bc) || { fail "fetch bc's source"; finish; }
 

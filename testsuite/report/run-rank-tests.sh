@@ -8,25 +8,14 @@
 # repeated under ASan and UBSan.
 # Usage: run-rank-tests.sh BUILD_DIR   (prints "N passed, N failed")
 
-LC_ALL=C
-export LC_ALL
 build=$(cd "${1:?usage: run-rank-tests.sh BUILD_DIR}" && pwd) || exit 2
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../tools/tally.sh"
 top="$here/../.."
 tool="$build/bin/sampler-report"
 expected="$here/expected"
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/sampler-rank-tests.XXXXXX") || exit 2
 trap '[ -n "${KEEP_SCRATCH-}" ] || rm -rf "$scratch"' EXIT
-passed=0
-failed=0
-pass () { passed=$((passed + 1)); echo "PASS: $1"; }
-fail () { failed=$((failed + 1)); echo "FAIL: $1"; [ -n "${2-}" ] && sed 's/^/    /' "$2"; }
-# check NAME COMMAND...: passes when the command succeeds; its output is shown otherwise.
-check () {
-    name=$1
-    shift
-    if "$@" >"$scratch/check.log" 2>&1; then pass "$name"; else fail "$name" "$scratch/check.log"; fi
-}
 
 record () {
     printf '%s' "$1"
@@ -543,5 +532,4 @@ else
     echo "NOTE: gcc cannot build with -fsanitize=address,undefined; no sanitizer runs"
 fi
 
-echo "$passed passed, $failed failed"
-[ $failed = 0 ]
+finish

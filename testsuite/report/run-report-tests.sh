@@ -8,21 +8,15 @@
 # FUZZ_ROUNDS=N fuzzes longer (default 100); KEEP_SCRATCH=1 keeps the
 # scratch directory for a look at what went wrong.
 
-LC_ALL=C
-export LC_ALL
 build=$(cd "${1:?usage: run-report-tests.sh BUILD_DIR}" && pwd) || exit 2
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../tools/tally.sh"
 sources="$here/../../tools/report"
 runtime="$here/../../runtime"
 tool="$build/bin/sampler-report"
 expected="$here/expected"
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/sampler-report-tests.XXXXXX") || exit 2
 trap '[ -n "${KEEP_SCRATCH-}" ] || rm -rf "$scratch"' EXIT
-passed=0
-failed=0
-
-pass () { passed=$((passed + 1)); echo "PASS: $1"; }
-fail () { failed=$((failed + 1)); echo "FAIL: $1"; [ -n "${2-}" ] && sed 's/^/    /' "$2"; }
 
 if [ ! -x "$tool" ]; then
     echo "FAIL: $tool is not built"
@@ -749,5 +743,4 @@ else
     fail "$fuzz_name" "$scratch/fuzz.log"
 fi
 
-echo "$passed passed, $failed failed"
-[ $failed = 0 ]
+finish

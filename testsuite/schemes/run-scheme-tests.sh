@@ -28,16 +28,13 @@
 set -u
 build=$(cd "$1" && pwd) || { echo "usage: $0 BUILD_DIR" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../tools/tally.sh"
 tools=$(cd "$here/../tools" && pwd)
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/sampler-schemes.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 ALL=checks,branches,returns,scalar-pairs,float-kinds,function-entries,bounds
 ROUNDS=${ROUNDS:-2000}
 SEED=${SEED:-4242}
-passed=0 failed=0
-pass() { echo "PASS: $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL: $1"; shift; for l in "$@"; do echo "    | $l"; done
-         failed=$((failed + 1)); }
 
 # The report's rows, sorted, one per counter.
 rows() {   # REPORT BINARY
@@ -53,7 +50,7 @@ for r in csv.DictReader(sys.stdin):
 statcheck=$scratch/stat-check
 if ! gcc -std=c11 -O2 -Wall -Wextra -o "$statcheck" "$tools/stat-check.c" \
         -lgsl -lgslcblas -lm 2>"$scratch/err"; then
-    fail "stat-check build" "$(cat "$scratch/err")"
+    fail_with "stat-check build" "$(cat "$scratch/err")"
 fi
 
 for src in "$here"/*.c; do
@@ -66,34 +63,34 @@ for opt in -O0 -O2; do
     if ! (cd "$here" && "$build/bin/sampler-gcc" $opt -fchecking \
             $args "$name.c" -o "$prog" -lm) \
             2>"$dir/build.err"; then
-        fail "build($name $opt)" "$(cat "$dir/build.err")"; continue
+        fail_with "build($name $opt)" "$(cat "$dir/build.err")"; continue
     fi
     run() {   # SPARSITY ROUNDS NAME
         SAMPLER_SPARSITY=$1 SAMPLER_SEED=$SEED SAMPLER_FILE=$dir/$3.report \
             "$prog" "$2" >"$dir/$3.out" && rows "$dir/$3.report" "$prog" >"$dir/$3.rows"
     }
     if ! run 1 2 small || ! diff -u "$here/$name.expected" "$dir/small.rows" >"$dir/diff"; then
-        fail "exact($name $opt)" "$(head -40 "$dir/diff" 2>/dev/null)"
+        fail_with "exact($name $opt)" "$(head -40 "$dir/diff" 2>/dev/null)"
     else
         pass "exact($name $opt): $(wc -l <"$dir/small.rows") counters as $name.expected"
     fi
-    run 1 "$ROUNDS" full || { fail "run($name $opt) at sparsity 1"; continue; }
+    run 1 "$ROUNDS" full || { fail_with "run($name $opt) at sparsity 1"; continue; }
     if [ "$opt" != -O0 ]; then
         if diff -u "$scratch/$name-O0/full.rows" "$dir/full.rows" >"$dir/diff"; then
             pass "exact($name $opt): $ROUNDS rounds count as at -O0"
         else
-            fail "exact($name $opt): $ROUNDS rounds differ from -O0" "$(head -20 "$dir/diff")"
+            fail_with "exact($name $opt): $ROUNDS rounds differ from -O0" "$(head -20 "$dir/diff")"
         fi
     fi
-    run 100 "$ROUNDS" sparse || { fail "run($name $opt) at sparsity 100"; continue; }
-    cmp -s "$dir/full.out" "$dir/sparse.out" || fail "output($name $opt) differs between sparsities"
+    run 100 "$ROUNDS" sparse || { fail_with "run($name $opt) at sparsity 100"; continue; }
+    cmp -s "$dir/full.out" "$dir/sparse.out" || fail_with "output($name $opt) differs between sparsities"
     if [ "$opt" != -O0 ]; then
         # The same visits in the same order with the same seed: the same
         # visits are sampled whatever the optimisation level.
         if diff -u "$scratch/$name-O0/sparse.rows" "$dir/sparse.rows" >"$dir/diff"; then
             pass "same-samples($name $opt): sparsity 100 samples as at -O0"
         else
-            fail "same-samples($name $opt): sparsity 100 samples differ from -O0" "$(head -20 "$dir/diff")"
+            fail_with "same-samples($name $opt): sparsity 100 samples differ from -O0" "$(head -20 "$dir/diff")"
         fi
     fi
 
@@ -102,7 +99,7 @@ for opt in -O0 -O2; do
                   <(awk -F'\t' '{print $1"|"$2"|"$3"|"$4"|"$5"\t"$6}' "$dir/sparse.rows") \
         >"$dir/pairs"
     if [ "$(wc -l <"$dir/pairs")" != "$(wc -l <"$dir/full.rows")" ]; then
-        fail "binom($name $opt): the sparse report has other sites"; continue
+        fail_with "binom($name $opt): the sparse report has other sites"; continue
     fi
     # Counters that count (not bounds' min and max), with a non-zero exact count.
     grep -v -e '|min	' -e '|max	' "$dir/pairs" | awk -F'\t' '$2 > 0' >"$dir/counting"
@@ -119,7 +116,7 @@ for opt in -O0 -O2; do
     if [ ${#bad[@]} -eq 0 ]; then
         pass "binom($name $opt): $((m - 1)) counters and their total ($total_sparse of $total_exact) within bounds"
     else
-        fail "binom($name $opt)" "${bad[@]}"
+        fail_with "binom($name $opt)" "${bad[@]}"
     fi
     # Sampled bounds lie inside the exact ones (a site never sampled keeps 0s).
     if awk -F'\t' '
@@ -128,10 +125,9 @@ for opt in -O0 -O2; do
         END { exit bad }' "$dir/pairs" >"$dir/bounds.bad"; then
         pass "bounds($name $opt): sampled min and max within the exact ones"
     else
-        fail "bounds($name $opt)" "$(cat "$dir/bounds.bad")"
+        fail_with "bounds($name $opt)" "$(cat "$dir/bounds.bad")"
     fi
 done
 done
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -1,0 +1,41 @@
+# tally.sh: what every compile-and-run suite shares, sourced by its script:
+#   pass NAME              counts a pass: "PASS: NAME"
+#   fail NAME [FILE]       counts a failure: "FAIL: NAME", then the end of
+#                          FILE (what went wrong), indented
+#   fail_with NAME LINE... counts a failure, then the LINEs, indented
+#   check NAME COMMAND...  passes when COMMAND succeeds; fails with its output
+#                          (needs $scratch)
+#   finish                 prints "N passed, N failed" and exits 1 if any failed
+# Messages from the tools are compared in the C locale.
+LC_ALL=C
+export LC_ALL
+passed=0
+failed=0
+
+pass () { passed=$((passed + 1)); echo "PASS: $1"; }
+
+fail () {
+    failed=$((failed + 1))
+    echo "FAIL: $1"
+    if [ -n "${2-}" ] && [ -f "$2" ]; then tail -n 60 "$2" | sed 's/^/    /'; fi
+    return 0
+}
+
+fail_with () {
+    failed=$((failed + 1))
+    echo "FAIL: $1"
+    shift
+    for line in "$@"; do printf '%s\n' "$line" | sed 's/^/    | /'; done
+}
+
+check () {
+    local name=$1
+    shift
+    if "$@" >"$scratch/check.log" 2>&1; then pass "$name"; else fail "$name" "$scratch/check.log"; fi
+}
+
+finish () {
+    echo "$passed passed, $failed failed"
+    [ "$failed" = 0 ]
+    exit $?
+}
