@@ -48,6 +48,9 @@ PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 REAL_DEPS := $(shell testsuite/real/run-real.sh --deps)
 DEPS := gcc g++ make gcc-12-plugin-dev libgsl-dev check pkg-config valgrind python3 \
         gcc-12-source dpkg-dev sqlite3 csmith libcsmith-dev $(REAL_DEPS)
+# What `make bench` needs to build its programs: jq's autoreconf, the
+# sqlite3 amalgamation (tclsh), bc (flex's libl).
+BENCH_DEPS := autoconf automake libtool tcl libfl-dev
 all: $(PLUGIN) $(LIBA) $(LIBSO) $(WRAPPER) $(HEADER) $(PCFILE) $(REPORT_TOOL)
 
 $(B)/obj/plugin/%.o: plugin/%.cc $(PLUGIN_HDRS) runtime/sampler-abi.h
@@ -90,7 +93,7 @@ $(PCFILE): tools/sampler.pc.in
 
 deps:
 	apt-get update
-	DEBIAN_FRONTEND=noninteractive apt-get install -y $(DEPS)
+	DEBIAN_FRONTEND=noninteractive apt-get install -y $(DEPS) $(BENCH_DEPS)
 
 check: all
 	$(MAKE) check-unit
@@ -166,6 +169,8 @@ check-run: all
 check-runtime: all
 	testsuite/runtime/run-runtime-tests.sh $(abspath $(B))
 
+# The benchmark of real programs (bench/bench.py): PROGRAMS=bzip2,lua,...
+# CONFIGS=plain,brs-1000,... RUNS=5 SIZE=full CALLGRIND_SIZE=small SAMPLER_FLAGS=...
 bench: all
 	$(MAKE) -C bench B=$(abspath $(B))
 

@@ -1,0 +1,642 @@
+#!/usr/bin/env python3
+"""The overhead of sampler on real programs, against plain -O2 and gcov.
+
+Builds each program of programs.py four ways:
+  plain  gcc -O2
+  gcov   gcc -O2 -fprofile-arcs
+  brs    sampler-gcc -O2, schemes branches, returns, scalar-pairs
+  all    sampler-gcc -O2, every scheme
+and runs them as these configurations:
+  plain, gcov, brs at SAMPLER_SPARSITY 0 (off), 10000, 1000, 100 and 1,
+  all at 1000.
+Runs are interleaved (round after round, every configuration once per
+round), so that the machine's slow and fast moments fall on all of them;
+each figure is the median of the rounds, and a ratio is the median over the
+rounds of the configuration's time over plain's in the same round.  Every
+run's output must be plain's.  Instructions executed are counted with
+callgrind on a smaller input, repeatable to the instruction whatever the
+machine is doing.  Text size (of the executable) and compile time (CPU
+seconds of the build, configure excluded) are per build.
+
+Writes results.md and results.json into --out-dir (default: bench/).
+
+Usage: bench.py --build-dir BUILD [--programs bzip2,lua] [--runs 5]
+                [--size full] [--callgrind-size small] [--smoke]
+                [--sampler-flags='-fplugin-arg-sampler-region-limit=16']
+"""
+
+import argparse
+import hashlib
+import json
+import math
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import programs  # noqa: E402
+
+BRS = "branches,returns,scalar-pairs"
+ALL = "checks,branches,returns,scalar-pairs,float-kinds,function-entries,bounds"
+
+# Build variants: compiler ("gcc" or "sampler") and flags.
+VARIANTS = {
+    "plain": ("gcc", ["-O2"]),
+    "gcov": ("gcc", ["-O2", "-fprofile-arcs"]),
+    "brs": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=" + BRS]),
+    "all": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=" + ALL]),
+}
+
+# Configurations: (name, variant, SAMPLER_SPARSITY or None).
+CONFIGS = [
+    ("plain", "plain", None),
+    ("gcov", "gcov", None),
+    ("brs-0", "brs", "0"),
+    ("brs-10000", "brs", "10000"),
+    ("brs-1000", "brs", "1000"),
+    ("brs-100", "brs", "100"),
+    ("brs-1", "brs", "1"),
+    ("all-1000", "all", "1000"),
+]
+
+# The largest unit, compiled alone to measure the plugin's compile time and
+# memory: (program, source, extra flags).
+LARGEST_UNIT = ("sqlite3", "sqlite3.c", programs.Sqlite3.defines)
+
+# The issue's targets, as ratios to plain.
+TARGETS = [
+    ("brs-1000 geometric mean", 1.05),
+    ("brs-1000 worst program", 1.15),
+    ("brs-0 geometric mean", 1.03),
+    ("brs-1 at most gcov", None),
+    ("brs text size", 2.5),
+    ("brs compile time", 2.0),
+]
+
+
+def log_line(message):
+    print(message, flush=True)
+
+
+def file_digest(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def text_size(binary):
+    out = subprocess.run(["size", binary], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    return int(out[1].split()[0])
+
+
+def measured(argv, **kwargs):
+    """Runs ARGV; returns (wall seconds, CPU seconds, peak RSS in KiB,
+    exit status): CPU and memory over the whole process tree."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, **kwargs)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, proc.returncode
+
+
+class Bench:
+    def __init__(self, args):
+        self.args = args
+        self.build = os.path.abspath(args.build_dir)
+        self.work = os.path.join(self.build, "bench")
+        self.data = os.path.join(self.work, "data")
+        os.makedirs(self.data, exist_ok=True)
+        self.sampler_gcc = os.path.join(self.build, "bin", "sampler-gcc")
+        # What the builds depend on, besides their flags: the recipes, and
+        # for sampler builds, the plugin, runtime and wrapper.
+        self.recipes_key = file_digest(os.path.join(HERE, "programs.py"))
+        self.sampler_key = "".join(
+            file_digest(os.path.join(self.build, p)) for p in
+            ("lib/sampler/sampler.so", "lib/libsampler.so.0", "bin/sampler-gcc"))
+
+    # --- Building -------------------------------------------------------
+
+    def source(self, program):
+        fetch = os.path.join(TOP, "testsuite", "tools", "fetch-debian-source.sh")
+        out = subprocess.run([fetch, program.package], capture_output=True,
+                             text=True)
+        if out.returncode != 0:
+            raise RuntimeError("cannot fetch %s: %s" % (program.package,
+                                                         out.stderr.strip()))
+        return out.stdout.strip().splitlines()[-1]
+
+    def configured(self, program):
+        """A copy of the source, configured once with plain gcc."""
+        tree = os.path.join(self.work, program.name, "configured")
+        stamp = tree + ".done"
+        if os.path.exists(stamp):
+            return tree
+        log_line("%s: configuring" % program.name)
+        programs.copy_tree(self.source(program), tree)
+        env = dict(os.environ, CC="gcc", CFLAGS="-O2")
+        with open(tree + ".log", "w") as log:
+            program.configure(tree, env, log)
+        open(stamp, "w").close()
+        return tree
+
+    def variant(self, name):
+        """The compiler kind and flags of a build variant: sampler builds
+        also get --sampler-flags."""
+        kind, cflags = VARIANTS[name]
+        if kind == "sampler":
+            cflags = cflags + self.args.sampler_flags.split()
+        return kind, cflags
+
+    def compiler(self, kind):
+        return "gcc" if kind == "gcc" else self.sampler_gcc
+
+    def built(self, program, variant):
+        """Builds VARIANT of PROGRAM, or reuses the build if nothing it
+        depends on changed; returns its record."""
+        kind, cflags = self.variant(variant)
+        key = json.dumps([kind, cflags, self.recipes_key,
+                          self.sampler_key if kind == "sampler" else ""])
+        tree = os.path.join(self.work, program.name, variant)
+        stamp = tree + ".json"
+        if os.path.exists(stamp):
+            with open(stamp) as f:
+                record = json.load(f)
+            if record["key"] == key and os.path.exists(record["binary"]):
+                return record
+        configured = self.configured(program)
+        log_line("%s: building %s" % (program.name, variant))
+        programs.copy_tree(configured, tree)
+        cc = self.compiler(kind)
+        with open(tree + ".log", "w") as log:
+            # Compile time is measured in a child of our own: the CPU time
+            # of the whole build, in all its processes.
+            start = time.perf_counter()
+            pid = os.fork()
+            if pid == 0:
+                try:
+                    binary = program.build(tree, cc, list(cflags),
+                                           self.args.jobs, log)
+                    with open(tree + ".binary", "w") as f:
+                        f.write(binary)
+                    log.flush()
+                    os._exit(0)
+                except Exception as e:  # noqa: BLE001 - reported by the parent
+                    log.write("build failed: %s\n" % e)
+                    log.flush()
+                    os._exit(1)
+            _, status, usage = os.wait4(pid, 0)
+            wall = time.perf_counter() - start
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise RuntimeError("%s %s: build failed, see %s.log"
+                               % (program.name, variant, tree))
+        with open(tree + ".binary") as f:
+            binary = f.read()
+        record = {
+            "key": key, "binary": binary, "text": text_size(binary),
+            "compile_cpu": usage.ru_utime + usage.ru_stime,
+            "compile_wall": wall, "compile_maxrss_kib": usage.ru_maxrss,
+        }
+        with open(stamp, "w") as f:
+            json.dump(record, f)
+        return record
+
+    def largest_unit(self):
+        """Compile time and peak memory of the largest unit alone, plain
+        and with the plugin."""
+        name, source, defines = LARGEST_UNIT
+        program = next(p for p in programs.PROGRAMS if p.name == name)
+        tree = self.configured(program)
+        result = {"unit": "%s (%s)" % (source, name)}
+        lines = sum(1 for _ in open(os.path.join(tree, source), "rb"))
+        result["lines"] = lines
+        for variant in ("plain", "brs", "all"):
+            kind, cflags = self.variant(variant)
+            stamp = os.path.join(self.work, "unit-%s.json" % variant)
+            key = json.dumps([kind, cflags, self.sampler_key if kind == "sampler" else ""])
+            if os.path.exists(stamp):
+                with open(stamp) as f:
+                    record = json.load(f)
+                if record["key"] == key:
+                    result[variant] = record
+                    continue
+            log_line("largest unit: compiling %s %s" % (source, variant))
+            argv = [self.compiler(kind)] + cflags + list(defines) + [
+                "-c", source, "-o", os.path.join(self.work, "unit-%s.o" % variant)]
+            wall, cpu, rss, status = measured(argv, cwd=tree)
+            if status != 0:
+                raise RuntimeError("compiling %s failed" % source)
+            record = {"key": key, "cpu": cpu, "wall": wall, "maxrss_kib": rss,
+                      "text": text_size(os.path.join(self.work, "unit-%s.o" % variant))}
+            with open(stamp, "w") as f:
+                json.dump(record, f)
+            result[variant] = record
+        return result
+
+    # --- Running --------------------------------------------------------
+
+    def environment(self, sparsity, scratch):
+        env = dict(os.environ)
+        for var in ("SAMPLER_SPARSITY", "SAMPLER_SEED", "SAMPLER_FILE",
+                    "SAMPLER_REPORT_FD"):
+            env.pop(var, None)
+        if sparsity is not None:
+            env["SAMPLER_SPARSITY"] = sparsity
+            env["SAMPLER_SEED"] = "1"
+            env["SAMPLER_FILE"] = os.path.join(scratch, "report-%p")
+        env["GCOV_PREFIX"] = os.path.join(scratch, "gcov")
+        env["GCOV_PREFIX_STRIP"] = "64"
+        return env
+
+    def run_once(self, program, binary, sparsity, size, scratch):
+        """Runs one workload; returns (wall, cpu, digest of the output)."""
+        argv, stdin_path = program.command(binary, self.data, size)
+        stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
+        out_path = os.path.join(scratch, "out")
+        with open(out_path, "wb") as out:
+            wall, cpu, _, status = measured(
+                argv, stdin=stdin, stdout=out, stderr=subprocess.DEVNULL,
+                env=self.environment(sparsity, scratch), cwd=scratch)
+        if stdin_path:
+            stdin.close()
+        if status != 0:
+            raise RuntimeError("%s exited with %d: %s" % (program.name, status,
+                                                          " ".join(argv)))
+        for f in os.listdir(scratch):
+            if f.startswith("report-"):
+                os.unlink(os.path.join(scratch, f))
+        return wall, cpu, file_digest(out_path)
+
+    def instructions(self, program, binary, sparsity, size, scratch):
+        argv, stdin_path = program.command(binary, self.data, size)
+        stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
+        proc = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+            + argv, stdin=stdin, stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE, text=True,
+            env=self.environment(sparsity, scratch), cwd=scratch)
+        if stdin_path:
+            stdin.close()
+        for line in proc.stderr.splitlines():
+            if "Collected :" in line:
+                return int(line.split()[-1])
+        raise RuntimeError("callgrind gave no count for %s: %s"
+                           % (program.name, proc.stderr[-500:]))
+
+    def measure(self, program, configs):
+        args = self.args
+        builds = {}
+        for variant in sorted({v for _, v, _ in configs}, key=list(VARIANTS).index):
+            builds[variant] = self.built(program, variant)
+        sizes = [args.size] + ([args.callgrind_size] if args.callgrind_size else [])
+        for size in sizes:
+            program.prepare_input(self.data, size)
+        result = {"builds": builds, "configs": {}}
+        with tempfile.TemporaryDirectory(prefix="sampler-bench-") as scratch:
+            expected = None
+            times = {name: [] for name, _, _ in configs}
+            cpus = {name: [] for name, _, _ in configs}
+            for round_number in range(args.runs):
+                for name, variant, sparsity in configs:
+                    wall, cpu, digest = self.run_once(
+                        program, builds[variant]["binary"], sparsity, args.size,
+                        scratch)
+                    if expected is None:
+                        expected = digest
+                    elif digest != expected:
+                        raise RuntimeError("%s %s: output differs from plain's"
+                                           % (program.name, name))
+                    times[name].append(wall)
+                    cpus[name].append(cpu)
+                log_line("%s: round %d of %d done" % (program.name,
+                                                      round_number + 1, args.runs))
+            for name, variant, sparsity in configs:
+                record = {
+                    "runs": times[name],
+                    "cpu_runs": cpus[name],
+                    "median": statistics.median(times[name]),
+                    "cpu_median": statistics.median(cpus[name]),
+                    "ratio": statistics.median(
+                        t / p for t, p in zip(times[name], times["plain"])),
+                    "cpu_ratio": statistics.median(
+                        t / p for t, p in zip(cpus[name], cpus["plain"])),
+                }
+                if args.callgrind_size:
+                    record["instructions"] = self.instructions(
+                        program, builds[variant]["binary"], sparsity,
+                        args.callgrind_size, scratch)
+                result["configs"][name] = record
+            if args.callgrind_size:
+                base = result["configs"]["plain"]["instructions"]
+                for record in result["configs"].values():
+                    record["instructions_ratio"] = record["instructions"] / base
+        return result
+
+
+# --- Reporting -----------------------------------------------------------------
+
+def geomean(values):
+    values = [v for v in values if v]
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else 0
+
+
+def summarize(results, configs):
+    """Geometric means and the targets."""
+    names = [n for n, _, _ in configs]
+    progs = list(results["programs"])
+    summary = {"wall": {}, "instructions": {}}
+    for name in names:
+        summary["wall"][name] = geomean(
+            results["programs"][p]["configs"][name]["ratio"] for p in progs)
+        if all("instructions_ratio" in results["programs"][p]["configs"][name]
+               for p in progs):
+            summary["instructions"][name] = geomean(
+                results["programs"][p]["configs"][name]["instructions_ratio"]
+                for p in progs)
+    for variant in ("gcov", "brs", "all"):
+        if all(variant in results["programs"][p]["builds"] for p in progs):
+            summary["text_" + variant] = geomean(
+                results["programs"][p]["builds"][variant]["text"]
+                / results["programs"][p]["builds"]["plain"]["text"] for p in progs)
+            summary["compile_" + variant] = geomean(
+                results["programs"][p]["builds"][variant]["compile_cpu"]
+                / results["programs"][p]["builds"]["plain"]["compile_cpu"]
+                for p in progs)
+    return summary
+
+
+def markdown(results, configs):
+    lines = []
+    add = lines.append
+    meta = results["meta"]
+    names = [n for n, _, _ in configs]
+    progs = list(results["programs"])
+    add("# Benchmark results")
+    add("")
+    add("Produced by `%s` on %s (%s, %d cores, %s), sampler commit %s, %s."
+        % (meta["command"], meta["host"], meta["cpu"], meta["cores"],
+           meta["system"], meta["commit"], meta["date"]))
+    add("Wall times: median of %d interleaved runs of the %s workload; ratios "
+        "are medians of per-round ratios to plain -O2.  Instructions: "
+        "callgrind, %s workload, one run (SAMPLER_SEED=1).  `brs` is sampler "
+        "with branches, returns and scalar-pairs; `all` with every scheme; "
+        "the number is SAMPLER_SPARSITY (0: sampling off)."
+        % (meta["runs"], meta["size"], meta["callgrind_size"] or "no"))
+    add("")
+
+    def table(title, key, fmt, base_key=None):
+        add("### " + title)
+        add("")
+        add("| program | " + " | ".join(names) + " |")
+        add("|---" * (len(names) + 1) + "|")
+        for p in progs:
+            configs_of = results["programs"][p]["configs"]
+            cells = []
+            for n in names:
+                value = configs_of[n].get(key)
+                cells.append(fmt(value, configs_of[n]) if value is not None else "")
+            add("| %s | %s |" % (p, " | ".join(cells)))
+        add("")
+
+    table("Wall time, ratio to plain (plain: median seconds)", "ratio",
+          lambda v, r: "%.2f s" % r["median"] if v == 1.0 and r is not None
+          and r["ratio"] == 1.0 else "%.3f" % v)
+    if meta["callgrind_size"]:
+        table("Instructions (callgrind), ratio to plain (plain: count)",
+              "instructions_ratio",
+              lambda v, r: "%.3g" % r["instructions"] if v == 1.0 else "%.3f" % v)
+    summary = results["summary"]
+    add("### Geometric means over the programs")
+    add("")
+    add("| measure | " + " | ".join(names) + " |")
+    add("|---" * (len(names) + 1) + "|")
+    add("| wall time | " + " | ".join("%.3f" % summary["wall"][n] for n in names) + " |")
+    if summary["instructions"]:
+        add("| instructions | " + " | ".join(
+            "%.3f" % summary["instructions"].get(n, 0) for n in names) + " |")
+    add("")
+    add("### Builds: text size and compile time (CPU seconds, configure excluded)")
+    add("")
+    variants = [v for v in VARIANTS if all(v in results["programs"][p]["builds"]
+                                           for p in progs)]
+    add("| program | " + " | ".join("%s text" % v for v in variants) + " | "
+        + " | ".join("%s compile" % v for v in variants) + " |")
+    add("|---" * (2 * len(variants) + 1) + "|")
+    for p in progs:
+        b = results["programs"][p]["builds"]
+        cells = []
+        for v in variants:
+            cells.append("%d" % b[v]["text"] if v == "plain"
+                         else "%.2fx" % (b[v]["text"] / b["plain"]["text"]))
+        for v in variants:
+            cells.append("%.1f s" % b[v]["compile_cpu"] if v == "plain"
+                         else "%.2fx" % (b[v]["compile_cpu"] / b["plain"]["compile_cpu"]))
+        add("| %s | %s |" % (p, " | ".join(cells)))
+    cells = []
+    for v in variants:
+        cells.append("" if v == "plain" else "%.2fx" % summary.get("text_" + v, 0))
+    for v in variants:
+        cells.append("" if v == "plain" else "%.2fx" % summary.get("compile_" + v, 0))
+    add("| geometric mean | %s |" % " | ".join(cells))
+    add("")
+    unit = results.get("largest_unit")
+    if unit:
+        add("### The largest unit: %s, %d lines, compiled alone" % (unit["unit"],
+                                                                  unit["lines"]))
+        add("")
+        add("| build | CPU seconds | peak memory | text |")
+        add("|---|---|---|---|")
+        for v in ("plain", "brs", "all"):
+            r = unit[v]
+            add("| %s | %.1f (%.2fx) | %.0f MiB (%.2fx) | %d (%.2fx) |"
+                % (v, r["cpu"], r["cpu"] / unit["plain"]["cpu"],
+                   r["maxrss_kib"] / 1024, r["maxrss_kib"] / unit["plain"]["maxrss_kib"],
+                   r["text"], r["text"] / unit["plain"]["text"]))
+        add("")
+    for name, why in results.get("failed", {}).items():
+        add("**%s failed**: %s" % (name, why))
+        add("")
+    add("### Targets")
+    add("")
+    add("| target | wall time | instructions |")
+    add("|---|---|---|")
+    for label, verdict_wall, verdict_ins in results["targets"]:
+        add("| %s | %s | %s |" % (label, verdict_wall, verdict_ins))
+    add("")
+    return "\n".join(lines)
+
+
+def targets(results):
+    """Each target with its measured value, met or missed."""
+    progs = list(results["programs"])
+    summary = results["summary"]
+    rows = []
+
+    def verdict(value, limit):
+        if value is None:
+            return "not measured"
+        return "%.3f (%s %.2f)" % (value, "met, <=" if value <= limit else
+                                   "MISSED, >", limit)
+
+    def per(key):
+        return {p: results["programs"][p]["configs"] for p in progs}, key
+
+    configs = {p: results["programs"][p]["configs"] for p in progs}
+    have = lambda name: all(name in configs[p] for p in progs)  # noqa: E731
+    ins = bool(summary["instructions"])
+    if have("brs-1000"):
+        rows.append(("brs-1000: geometric mean <= 1.05",
+                     verdict(summary["wall"]["brs-1000"], 1.05),
+                     verdict(summary["instructions"].get("brs-1000"), 1.05) if ins else "-"))
+        worst = max(progs, key=lambda p: configs[p]["brs-1000"]["ratio"])
+        worst_i = max(progs, key=lambda p: configs[p]["brs-1000"].get("instructions_ratio", 0))
+        rows.append(("brs-1000: every program <= 1.15",
+                     "%s: %s" % (worst, verdict(configs[worst]["brs-1000"]["ratio"], 1.15)),
+                     "%s: %s" % (worst_i, verdict(configs[worst_i]["brs-1000"].get(
+                         "instructions_ratio"), 1.15)) if ins else "-"))
+    if have("brs-0"):
+        rows.append(("brs-0: geometric mean <= 1.03",
+                     verdict(summary["wall"]["brs-0"], 1.03),
+                     verdict(summary["instructions"].get("brs-0"), 1.03) if ins else "-"))
+    if have("brs-1") and have("gcov"):
+        def against_gcov(key):
+            over = [p for p in progs
+                    if configs[p]["brs-1"].get(key, 0) > configs[p]["gcov"].get(key, 0)]
+            return "met" if not over else "MISSED by %d: %s" % (
+                len(over), ", ".join("%s %.2f vs %.2f" % (
+                    p, configs[p]["brs-1"][key], configs[p]["gcov"][key]) for p in over))
+        rows.append(("brs-1: at most gcov's ratio, per program",
+                     against_gcov("ratio"),
+                     against_gcov("instructions_ratio") if ins else "-"))
+    if "text_brs" in summary:
+        builds = {p: results["programs"][p]["builds"] for p in progs}
+        worst = max(progs, key=lambda p: builds[p]["brs"]["text"] / builds[p]["plain"]["text"])
+        rows.append(("brs text size <= 2.5x plain (worst program)",
+                     "%s: %s" % (worst, verdict(builds[worst]["brs"]["text"]
+                                                / builds[worst]["plain"]["text"], 2.5)), "-"))
+        worst = max(progs, key=lambda p: builds[p]["brs"]["compile_cpu"]
+                    / builds[p]["plain"]["compile_cpu"])
+        rows.append(("brs compile time <= 2x plain (worst program)",
+                     "%s: %s" % (worst, verdict(builds[worst]["brs"]["compile_cpu"]
+                                                / builds[worst]["plain"]["compile_cpu"], 2.0)),
+                     "-"))
+    return rows
+
+
+def machine():
+    cpu = "unknown cpu"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    commit = subprocess.run(["git", "-C", TOP, "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True).stdout.strip() or "unknown"
+    return {"host": platform.node(), "cpu": cpu, "cores": os.cpu_count(),
+            "system": "%s %s" % (platform.system(), platform.release()),
+            "commit": commit, "date": time.strftime("%Y-%m-%d %H:%M")}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--build-dir", default=os.path.join(TOP, "build"),
+                        help="the build tree (with bin/sampler-gcc)")
+    parser.add_argument("--programs", default="",
+                        help="comma-separated names (default: all of %s)"
+                        % ", ".join(p.name for p in programs.PROGRAMS))
+    parser.add_argument("--configs", default="",
+                        help="comma-separated configurations (default: all of %s)"
+                        % ", ".join(n for n, _, _ in CONFIGS))
+    parser.add_argument("--runs", type=int, default=5, help="rounds (default 5)")
+    parser.add_argument("--size", default="full", choices=["full", "small", "tiny"])
+    parser.add_argument("--callgrind-size", default="small",
+                        choices=["full", "small", "tiny", ""],
+                        help="workload counted with callgrind ('' for none)")
+    parser.add_argument("--jobs", type=int, default=2, help="parallel compiles")
+    parser.add_argument("--out-dir", default=HERE)
+    parser.add_argument("--sampler-flags", default="",
+                        help="more flags for the sampler builds (with =), e.g. "
+                        "-fplugin-arg-sampler-region-limit=16")
+    parser.add_argument("--no-largest-unit", action="store_true",
+                        help="skip compiling the largest unit alone")
+    parser.add_argument("--smoke", action="store_true",
+                        help="a quick check that the harness works: bzip2 "
+                        "only, tiny workload, one round, plain and brs")
+    args = parser.parse_args()
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
+    if args.smoke:
+        args.programs = args.programs or "bzip2"
+        args.configs = args.configs or "plain,brs-0,brs-1000,brs-1"
+        args.runs = 1
+        args.size = "tiny"
+        args.callgrind_size = "tiny"
+        args.no_largest_unit = True
+
+    known = {p.name: p for p in programs.PROGRAMS}
+    wanted = [n for n in args.programs.split(",") if n] or list(known)
+    for n in wanted:
+        if n not in known:
+            parser.error("unknown program '%s'; known: %s" % (n, ", ".join(known)))
+    config_names = [n for n in args.configs.split(",") if n] or [n for n, _, _ in CONFIGS]
+    for n in config_names:
+        if n not in [c for c, _, _ in CONFIGS]:
+            parser.error("unknown configuration '%s'; known: %s"
+                         % (n, ", ".join(c for c, _, _ in CONFIGS)))
+    if "plain" not in config_names:
+        config_names.insert(0, "plain")
+    configs = [c for c in CONFIGS if c[0] in config_names]
+    if not shutil.which("valgrind") and args.callgrind_size:
+        parser.error("valgrind is needed for instruction counts (or --callgrind-size '')")
+
+    bench = Bench(args)
+    results = {"meta": dict(machine(), command=" ".join(["bench/bench.py"] + sys.argv[1:]),
+                            runs=args.runs, size=args.size,
+                            callgrind_size=args.callgrind_size),
+               "programs": {}}
+    failed = {}
+    os.makedirs(args.out_dir, exist_ok=True)
+    for name in wanted:
+        log_line("== %s" % name)
+        try:
+            results["programs"][name] = bench.measure(known[name], configs)
+        except (RuntimeError, subprocess.CalledProcessError, OSError) as e:
+            log_line("%s: FAILED: %s" % (name, e))
+            failed[name] = str(e)
+        # What is measured so far, should a later program take all night.
+        with open(os.path.join(args.out_dir, "results.json"), "w") as f:
+            json.dump(results, f, indent=1, sort_keys=True)
+    if not args.no_largest_unit and LARGEST_UNIT[0] in wanted and LARGEST_UNIT[0] not in failed:
+        results["largest_unit"] = bench.largest_unit()
+    results["failed"] = failed
+    if results["programs"]:
+        results["summary"] = summarize(results, configs)
+        results["targets"] = targets(results)
+    with open(os.path.join(args.out_dir, "results.json"), "w") as f:
+        json.dump(results, f, indent=1, sort_keys=True)
+    if results["programs"]:
+        text = markdown(results, configs)
+        with open(os.path.join(args.out_dir, "results.md"), "w") as f:
+            f.write(text + "\n")
+        print(text)
+    if failed:
+        for name, why in failed.items():
+            print("bench: %s failed: %s" % (name, why), file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
