@@ -503,8 +503,13 @@ insert_imports_and_exports (function_state *st, bool cloning)
 	  returns.safe_push (stmt);
 	else if (is_gimple_call (stmt) && call_is_weighty (stmt, selected))
 	  weighty_calls.safe_push (stmt);
-	else if (is_gimple_call (stmt) && gimple_call_noreturn_p (stmt))
-	  /* exit runs destructors, which may be instrumented.  */
+	else if (is_gimple_call (stmt) && gimple_call_noreturn_p (stmt)
+		 && !gimple_call_internal_p (stmt))
+	  /* exit runs destructors, which may be instrumented.  Internal
+	     calls are GCC's own control flow: .ABNORMAL_DISPATCHER must
+	     begin its block, or the inliner cannot find it and drops the
+	     abnormal edges of the calls it inlines (a store before a
+	     longjmp is then lost).  */
 	  returns.safe_push (stmt);
       }
 

@@ -199,6 +199,47 @@ for level in -O0 -O2 -O3; do
     fi
 done
 
+# --- setjmp and an inlined function that longjmps -------------------------
+# The setjmp function's loop stores, then calls an inlined function that
+# longjmps back; the store must survive.  The inliner gives the inlined
+# calls abnormal edges only if .ABNORMAL_DISPATCHER begins its block: an
+# export put before it (as before any noreturn call) dropped them, and GCC
+# deleted the store (GCC's torture test pr60003 once the callee inlines).
+cat >"$scratch/setjmp-inline.c" <<'EOF'
+#include <stdlib.h>
+static void *buffer[5];
+__attribute__ ((noinline, noclone)) static void jump_back (void)
+{ __builtin_longjmp (buffer, 1); }
+static inline __attribute__ ((always_inline)) void leave (void) { jump_back (); }
+__attribute__ ((noinline, noclone)) static int stored_before_jump (int x)
+{
+  int stored = 0;
+  if (__builtin_setjmp (buffer) == 0)
+    for (;;)
+      {
+        stored = 1;
+        leave ();
+      }
+  return stored ? x : 0;
+}
+int main (void) { if (stored_before_jump (7) != 7) abort (); return 0; }
+EOF
+for level in -O0 -O2 -O3; do
+    : >"$scratch/out"
+    if "$wrapper" $level -fplugin-arg-sampler-schemes=checks,branches,returns,scalar-pairs,float-kinds,function-entries,bounds \
+            "$scratch/setjmp-inline.c" -o "$scratch/setjmp-inline" 2>"$scratch/out"; then
+        for sparsity in 0 1 100; do
+            (cd "$scratch" && SAMPLER_SPARSITY=$sparsity ./setjmp-inline) >>"$scratch/out" 2>&1 \
+                || echo "sparsity $sparsity: exit $?" >>"$scratch/out"
+        done
+    fi
+    if [ -s "$scratch/out" ]; then
+        fail "setjmp function with an inlined longjmp at $level: the store before it survives" "$scratch/out"
+    else
+        pass "setjmp function with an inlined longjmp at $level"
+    fi
+done
+
 # --- __SAMPLER__ and preprocessed input -------------------------------------
 cat >"$scratch/macro.c" <<'EOF'
 #ifndef __SAMPLER__

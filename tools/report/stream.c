@@ -130,22 +130,30 @@ bool run_stream_open(struct run_stream *stream, const char *path, struct diag *d
     return true;
 }
 
-/* Reads lines up to and including one whose record is `end' into
-   STREAM->block; the block's first line is already in STREAM->line.  */
-static bool read_report_block(struct run_stream *stream, unsigned long *first_line,
-                              struct diag *d)
+/* Reads one report, whose first line is already in STREAM->line, up to
+   and including its `end' line into STREAM->block, parses it into REPORT
+   and counts it.  */
+static bool read_run(struct run_stream *stream, struct run_report *report, struct diag *d)
 {
     bool failed;
     stream->block.size = 0;
-    *first_line = stream->line_number;
+    unsigned long first_line = stream->line_number;
     for (;;) {
         buffer_append(&stream->block, stream->line, stream->line_size);
         buffer_append(&stream->block, "\n", 1);
         if (line_is(stream, "end"))
-            return true;
-        if (!next_line(stream, &failed, d))
-            return !failed;   /* a truncated report: the parser says so */
+            break;
+        if (!next_line(stream, &failed, d)) {
+            if (failed)
+                return false;
+            break;            /* a truncated report: the parser says so */
+        }
     }
+    if (!report_parse_one(report, stream->path, stream->block.data, stream->block.size,
+                          first_line, d))
+        return false;
+    stream->n_runs++;
+    return true;
 }
 
 static enum run_stream_status next_plain(struct run_stream *stream, struct run_report *report,
@@ -159,12 +167,8 @@ static enum run_stream_status next_plain(struct run_stream *stream, struct run_r
         diag_fail(d, "%s:%lu: data after 'end'", stream->path, stream->line_number);
         return RUN_STREAM_ERROR;
     }
-    unsigned long first_line;
-    if (!read_report_block(stream, &first_line, d)
-        || !report_parse_one(report, stream->path, stream->block.data, stream->block.size,
-                             first_line, d))
+    if (!read_run(stream, report, d))
         return RUN_STREAM_ERROR;
-    stream->n_runs++;
     *origin = stream->path;
     return RUN_STREAM_RUN;
 }
@@ -219,12 +223,8 @@ static enum run_stream_status next_aggregated(struct run_stream *stream,
                       stream->line_number);
         goto done;
     }
-    unsigned long first_line;
-    if (!read_report_block(stream, &first_line, d)
-        || !report_parse_one(report, stream->path, stream->block.data, stream->block.size,
-                             first_line, d))
+    if (!read_run(stream, report, d))
         goto done;
-    stream->n_runs++;
     *origin = stream->path_of_run;
     status = RUN_STREAM_RUN;
 done:

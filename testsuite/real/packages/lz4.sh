@@ -13,7 +13,7 @@ LZ4_TESTS="test-lz4-basic test-lz4-multiple test-lz4-multiple-legacy
 pkg_build () {
   local flags="$CFLAGS -DLZ4F_PUBLISH_STATIC_FUNCTIONS -DLZ4_PUBLISH_STATIC_FUNCTIONS"
   make -j"$JOBS" lib lz4 CC="$CC" CFLAGS="$flags" LDFLAGS="$LDFLAGS" &&
-    make -j"$JOBS" -C programs lz4-wlib CC="$CC" CFLAGS="$flags" LDFLAGS="$LDFLAGS" &&
+    make -j"$JOBS" -C programs lz4-wlib CC="$CC" CFLAGS="$flags" LDFLAGS="$LDFLAGS -L$PWD/lib" &&
     make -j"$JOBS" -C tests datagen frametest fuzzer fullbench CC="$CC" CFLAGS="$flags" LDFLAGS="$LDFLAGS"
 }
 
