@@ -173,6 +173,13 @@ static struct {
    unsaid (an interim report failing again, as the last one did).  */
 static bool quiet_failure;
 
+/* The `parent' record: the pid of the process this one was forked from, 0
+   if it was not.  The parent notes its pid before the fork, under the lock,
+   and the child takes it: getppid() in the child would name a reaper if the
+   parent had exited already.  */
+static long parent_pid;
+static long pid_before_fork;
+
 /* Under the lock: where this process image is in its sequence of reports.  */
 static struct {
     bool final;                  /* an exit, exec or signal report is written */
@@ -303,6 +310,11 @@ static void output_report(struct output *out, const struct sampler_config *confi
     output_text(out, "\nseed\t");
     output_decimal(out, config->seed);
     output_char(out, '\n');
+    if (parent_pid > 0) {
+        output_text(out, "parent\t");
+        output_decimal(out, (unsigned long long)parent_pid);
+        output_char(out, '\n');
+    }
     if (sequence.resets > 0) {
         output_text(out, "reset\t");
         output_decimal(out, sequence.resets);
@@ -856,6 +868,7 @@ static void report_at_exit(int status, void *unused)
 void sampler_report_fork_prepare(void)
 {
     sampler_report_lock();
+    pid_before_fork = (long)getpid();
 }
 
 void sampler_report_fork_parent(void)
@@ -864,10 +877,12 @@ void sampler_report_fork_parent(void)
 }
 
 /* The child's reports are its own: a sequence of its own, from zero (the
-   caller zeroes the counters).  */
+   caller zeroes the counters), which names the process it was forked
+   from.  */
 void sampler_report_fork_child(void)
 {
     memset(&sequence, 0, sizeof sequence);
+    parent_pid = pid_before_fork;
     release_lock();
 }
 

@@ -244,7 +244,8 @@ void sampler_report_reset(void);
 void sampler_report_arm(void);
 
 /* Fork handlers of the report writer: hold the report lock across fork; in
-   the child, start afresh (no previous report, new pid).  */
+   the child, start afresh (no previous report, new pid) and name the parent
+   in every report (the `parent' record).  */
 void sampler_report_fork_prepare(void);
 void sampler_report_fork_parent(void);
 void sampler_report_fork_child(void);

@@ -20,12 +20,10 @@ exit status 1 (no site tables).  Reports under --plausible must also have sparsi
     counter was entered (its function-entries site counts at least 1);
   * bounds: a site that observed values has min <= max.
 
-A process made by fork starts with zeroed counters inside the function that
-forked (gnulib's test-select), so its report has main entered 0 times and
-counts in functions it never entered.  A report with main entered 0 times is
-taken for a fork child when a report in the same folder, of the same
-program, has main entered once; only the first two rules are then skipped.
-If no run of a program entered main, its reports all fail.
+A report with a `parent` record is a fork child's: it starts with zeroed
+counters inside the function that forked (gnulib's test-select), so main
+entered 0 times and counts in functions it never entered are right there,
+and only the first two rules are skipped.
 
 Prints "N reports read back, N checked at sparsity 1 (N of them fork
 children), N of programs deleted since read without site tables" on stdout; each
@@ -89,11 +87,10 @@ def main_entry_units(tool, binaries, report):
 
 
 def plausibility_problems(meta, rows, main_units):
-    """The problems of a report at sparsity 1: (those of any process, those
-    of a process that started at main, how often main was entered)."""
+    """The problems of a report at sparsity 1.  A fork child's (its run
+    metadata has "parent") started inside the function that forked: the
+    rules of a process that started at main are not its."""
     problems = []
-    entry_problems = []
-    main_entries = None
     if meta.get("sparsity") != 1:
         problems.append("sparsity %s, not 1" % meta.get("sparsity"))
     entered = {}
@@ -110,16 +107,17 @@ def plausibility_problems(meta, rows, main_units):
                                    counts["max"]))
         if any(value != 0 for value in counts.values()):
             active.add(key)
+    if "parent" in meta:
+        return problems
     for unit in main_units:
         main_entries = entered.get((unit, "main"), 0)
         if main_entries != 1:
-            entry_problems.append("main entered %d times, not once"
-                                  % main_entries)
+            problems.append("main entered %d times, not once" % main_entries)
     for key in sorted(active):
         if entered.get(key, 0) < 1:
-            entry_problems.append("function %s has counts but was never "
-                                  "entered" % key[1])
-    return problems, entry_problems, main_entries
+            problems.append("function %s has counts but was never entered"
+                            % key[1])
+    return problems
 
 
 def main():
@@ -137,8 +135,6 @@ def main():
         for folder in folders:
             if not os.path.isdir(folder):
                 continue
-            # program -> [(report, entry problems, main entries)]
-            checked_here = {}
             for name in sorted(os.listdir(folder)):
                 report = os.path.join(folder, name)
                 if ".tmp." in name:
@@ -161,23 +157,14 @@ def main():
                     if program not in main_units_by_program:
                         main_units_by_program[program] = main_entry_units(
                             args.report_tool, args.binary, report)
-                    found, entry_found, main_entries = plausibility_problems(
-                        meta, rows, main_units_by_program[program])
                     checked += 1
-                    problems.extend("%s (%s): %s" % (report, program, p)
-                                    for p in found)
-                    checked_here.setdefault(program, []).append(
-                        (report, entry_found, main_entries))
+                    children += "parent" in meta
+                    problems.extend(
+                        "%s (%s): %s" % (report, program, p)
+                        for p in plausibility_problems(
+                            meta, rows, main_units_by_program[program]))
                 except (ValueError, KeyError, json.JSONDecodeError) as error:
                     problems.append("%s: %s" % (report, error))
-            for program, reports in checked_here.items():
-                started_at_main = any(entries == 1 for _, _, entries in reports)
-                for report, entry_found, entries in reports:
-                    if entries == 0 and started_at_main:
-                        children += 1
-                        continue
-                    problems.extend("%s (%s): %s" % (report, program, p)
-                                    for p in entry_found)
     print("%d reports read back, %d checked at sparsity 1 (%d of them fork "
           "children), %d of programs deleted since read without site tables"
           % (read, checked, children, gone))

@@ -325,6 +325,15 @@ check "merge keeps an exec report's exit record, and reads it back" sh -c "
     '$tool' merge '$scratch/exec/before-exec.report' --sites '$scratch/hand/sites.txt' \
         -o '$scratch/exec.agg' && grep -qx 'exit	exec' '$scratch/exec.agg' &&
     '$tool' merge '$scratch/exec.agg' -o '$scratch/exec2.agg' && cmp '$scratch/exec.agg' '$scratch/exec2.agg'"
+# A fork child's report is a run too; merge keeps its parent record.
+mkdir -p "$scratch/forked"
+sed 's/^seed\t.*/&\nparent\t4241/' "$R/run-03.report" >"$scratch/forked/child.report"
+check "merge keeps a fork child's parent record, and reads it back" sh -c "
+    grep -qx 'parent	4241' '$scratch/forked/child.report' &&
+    '$tool' merge '$scratch/forked/child.report' '$R/run-04.report' --sites '$scratch/hand/sites.txt' \
+        -o '$scratch/forked.agg' && [ \"\$(grep -c '^parent	' '$scratch/forked.agg')\" = 1 ] &&
+    grep -qx 'parent	4241' '$scratch/forked.agg' &&
+    '$tool' merge '$scratch/forked.agg' -o '$scratch/forked2.agg' && cmp '$scratch/forked.agg' '$scratch/forked2.agg'"
 expect_error "only on-demand reports" 2 \
     "sampler-report: no runs: every report was written on demand (no exit record)" \
     rank "$scratch/bad/snapshot.report" --sites "$scratch/hand/sites.txt"

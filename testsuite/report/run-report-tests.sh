@@ -183,15 +183,15 @@ lib_counts () {
   record sparsity 100; record seed 8; lib_counts; record end; } >"$scratch/two.report"
 
 # The records the runtime writes for a run that goes on: three reports of
-# one process on one descriptor (an interim one after two resets, the one
-# written before an exec, and the new program's), units under the objects
-# they were in.
+# one process, a fork child of 4241, on one descriptor (an interim one after
+# two resets, the one written before an exec, and the new program's, no
+# longer a fork child), units under the objects they were in.
 { record sampler-report 1; record program "$scratch/demo-prog"; record pid 4242
-  record sparsity 100; record seed 7; record reset 2; record interim 3
+  record sparsity 100; record seed 7; record parent 4241; record reset 2; record interim 3
   record object "$scratch/demo-prog"; util_counts; record object "$scratch/libsize.so"; lib_counts
   record end
   record sampler-report 1; record program "$scratch/demo-prog"; record pid 4242
-  record sparsity 100; record seed 7; record exit exec
+  record sparsity 100; record seed 7; record parent 4241; record exit exec
   record object "$scratch/demo-prog"; util_counts; record end
   record sampler-report 1; record program "$scratch/demo-prog"; record pid 4242
   record sparsity 100; record seed 7; record exit status 0; record end; } >"$scratch/stream.report"
@@ -262,9 +262,9 @@ expect_output "two reports in one file, csv" two.csv 0 show "$scratch/two.report
     --format=csv
 expect_output "two reports in one file, jsonl" two.jsonl 0 show "$scratch/two.report" $both \
     --format=jsonl
-expect_output "interim, exec and object records, text" stream.txt 0 show \
+expect_output "interim, exec, object and parent records, text" stream.txt 0 show \
     "$scratch/stream.report" $both
-expect_output "interim, exec and object records, jsonl" stream.jsonl 0 show \
+expect_output "interim, exec, object and parent records, jsonl" stream.jsonl 0 show \
     "$scratch/stream.report" $both --format=jsonl
 expect_output "no units, killed by a signal" empty.txt 0 show "$scratch/empty.report"
 expect_output "no units, jsonl" empty.jsonl 0 show "$scratch/empty.report" --format=jsonl
@@ -296,7 +296,7 @@ check_jsonl () {
 import json, sys
 lines = [json.loads(l) for l in sys.stdin]
 run_keys = {"program", "pid", "sparsity", "seed", "exit"}
-optional_run_keys = {"resets", "interim"}
+optional_run_keys = {"parent", "resets", "interim"}
 site_keys = {"unit", "source", "site", "file", "line", "column", "function", "scheme",
              "predicate", "counts"}
 def is_run(line):
@@ -324,7 +324,7 @@ for row in rows[1:]:
 }
 run_tool "jsonl --all" show "$scratch/run.report" $both --format=jsonl --all
 for name in "jsonl" "jsonl --all" "unknown unit, jsonl" "no units, jsonl" \
-        "two reports in one file, jsonl"; do
+        "two reports in one file, jsonl" "interim, exec, object and parent records, jsonl"; do
     if check_jsonl "$scratch/$name.raw" >"$scratch/check" 2>&1; then
         pass "$name: every line is JSON"
     else
@@ -443,6 +443,20 @@ printf 'hello\n' > "$scratch/input"; bad_report "not a report" \
     "R:2: interim reports are numbered from 1"
 { record sampler-report 1; record exit exec 0; } > "$scratch/input"; bad_report "exit exec field count" \
     "R:2: 'exit' record has 3 fields, expected 2"
+{ header /p; record parent 0; record end; } > "$scratch/input"; bad_report "parent 0" \
+    "R:7: parent pid 0 is not a process"
+{ header /p; record parent 12x; record end; } > "$scratch/input"; bad_report "parent not a number" \
+    "R:7: bad number '12x' for parent pid"
+{ header /p; record parent; record end; } > "$scratch/input"; bad_report "parent field count" \
+    "R:7: 'parent' record has 1 fields, expected 2"
+{ header /p; record parent 4241; record parent 4241; record end; } > "$scratch/input"
+bad_report "parent twice" "R:8: duplicate 'parent' record"
+{ header /p; record parent 4242; record end; } > "$scratch/input"; bad_report "parent is itself" \
+    "R:7: parent pid 4242 is the report's own pid"
+{ record sampler-report 1; record parent 4242; record pid 4242; } > "$scratch/input"
+bad_report "parent is itself, pid second" "R:3: parent pid 4242 is the report's own pid"
+{ header /p; main_counts; record parent 4241; record end; } > "$scratch/input"
+bad_report "parent after units" "R:15: 'parent' record after the first unit"
 { header /p; record unit $MAIN 9 20 demo/main.c; record object /lib.so; record 0 1; record end; } \
     > "$scratch/input"; bad_report "counts after object" \
     "R:9: counts after an 'object' record, before its first 'unit' record"
@@ -585,6 +599,49 @@ sampler-report: note: the report's program /nonexistent/prog does not exist here
     show "$scratch/elsewhere.report"
 expect_output "report's program absent, tables from a file" auto-sites.txt 0 \
     show "$scratch/elsewhere.report" --sites "$scratch/main.sites"
+
+# --- The checker of real packages' reports (testsuite/real/check-reports.py) ------------
+# At sparsity 1 a process that started at main entered it once; a fork
+# child (its `parent' record says so, nothing else does) need not have.
+# fork_report PID [PARENT]: a run of demo-prog at sparsity 1 whose main
+# counted a branch; entered once, unless it has a parent.
+fork_report () {
+    record sampler-report 1; record program "$scratch/demo-prog"; record pid "$1"
+    record sparsity 1; record seed 7
+    [ -z "${2-}" ] || record parent "$2"
+    record exit status 0; record unit $MAIN 9 20 demo/main.c
+    [ -n "${2-}" ] || record 0 1
+    record 1 0 1; record end
+}
+check_reports () {
+    python3 "$here/../real/check-reports.py" --report-tool "$tool" --plausible "$1"
+}
+mkdir -p "$scratch/forked" "$scratch/unmarked"
+# Alone: its parent's report may be elsewhere, or none.
+fork_report 4243 4242 >"$scratch/forked/r-4243"
+check_reports "$scratch/forked" >"$scratch/forked.out" 2>"$scratch/forked.err"
+status=$?
+if [ $status = 0 ] && [ "$(cat "$scratch/forked.out")" = "1 reports read back, 1 checked at sparsity 1 (1 of them fork children), 0 of programs deleted since read without site tables" ]; then
+    pass "check-reports: a report with a parent record is a fork child"
+else
+    fail_with "check-reports: a report with a parent record is a fork child" "exit status $status" \
+        "$(cat "$scratch/forked.out" "$scratch/forked.err")"
+fi
+# Main not entered, without the record: wrong, even beside a report that
+# entered main.
+fork_report 4242 >"$scratch/unmarked/r-4242"
+fork_report 4243 4242 | grep -v '^parent' >"$scratch/unmarked/r-4243"
+check_reports "$scratch/unmarked" >/dev/null 2>"$scratch/unmarked.err"
+status=$?
+printf '%s\n' "$scratch/unmarked/r-4243 ($scratch/demo-prog): main entered 0 times, not once" \
+    "$scratch/unmarked/r-4243 ($scratch/demo-prog): function main has counts but was never entered" \
+    >"$scratch/unmarked.expected"
+if [ $status = 1 ] && diff -u "$scratch/unmarked.expected" "$scratch/unmarked.err" >"$scratch/diff"; then
+    pass "check-reports: without a parent record, main must be entered once"
+else
+    echo "exit status $status" >>"$scratch/diff"
+    fail "check-reports: without a parent record, main must be entered once" "$scratch/diff"
+fi
 
 # --- Command line --------------------------------------------------------------------
 top_usage="usage: sampler-report COMMAND [ARGUMENT]... (commands: show, merge, rank, export, help; see sampler-report --help)"

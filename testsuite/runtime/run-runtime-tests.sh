@@ -20,10 +20,13 @@
 #   forkexec    fork, then exec through each of the exec family, vfork, and
 #               an exec that fails: the parent, the child before exec and
 #               the new image each report their own counts exactly once
-#               ("exit exec" before the exec), under their own names; no
+#               ("exit exec" before the exec), under their own names; the
+#               fork child's reports (also after a failed exec) name the
+#               parent's pid in a "parent" record, the others have none; no
 #               report descriptor reaches the new image, even when it is
 #               started by posix_spawn while another thread writes reports;
-#               daemon(): the parent's counts before it are kept.
+#               daemon(): the parent's counts before it are kept, and the
+#               daemon's report names the parent.
 #   crash       SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, a stack
 #               overflow, a crash in a thread, the program's own handlers
 #               (installed after and before the runtime's, chained), a
@@ -182,28 +185,29 @@ forkexec_test() {   # LABEL BINARY HOW
         *) expected_files="r-CHILD r-CHILD.1 r-PARENT " ;;
     esac
     check "forkexec $label $how: the reports' files" "$expected_files" "$files"
-    check "forkexec $label $how: parent reports its own counts" \
-        "status 0|after_failure 0 child_work 0 image_work 0 parent_work 1500" \
-        "$(record "$dir/r-$parent" exit)|$(checks "$dir/r-$parent" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')"
+    # The "parent" record comes first: the fork child's names $parent.
+    check "forkexec $label $how: parent reports its own counts, and no parent" \
+        "|status 0|after_failure 0 child_work 0 image_work 0 parent_work 1500" \
+        "$(record "$dir/r-$parent" parent)|$(record "$dir/r-$parent" exit)|$(checks "$dir/r-$parent" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')"
     case $how in
         vfork)
-            check "forkexec $label $how: no report from the vfork child, the new image's" \
-                "status 0|after_failure 0 child_work 0 image_work 70 parent_work 0" \
-                "$(record "$dir/r-$child" exit)|$(checks "$dir/r-$child" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')" ;;
+            check "forkexec $label $how: no report from the vfork child, the new image's, no parent" \
+                "|status 0|after_failure 0 child_work 0 image_work 70 parent_work 0" \
+                "$(record "$dir/r-$child" parent)|$(record "$dir/r-$child" exit)|$(checks "$dir/r-$child" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')" ;;
         fail)
-            check "forkexec $label $how: report before the exec" \
-                "exec|after_failure 0 child_work 300 image_work 0 parent_work 0" \
-                "$(record "$dir/r-$child" exit)|$(checks "$dir/r-$child" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')"
-            check "forkexec $label $how: after the failed exec, counts from zero" \
-                "1|status 0|after_failure 40 child_work 0 image_work 0 parent_work 0" \
-                "$(record "$dir/r-$child.1" reset)|$(record "$dir/r-$child.1" exit)|$(checks "$dir/r-$child.1" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')" ;;
+            check "forkexec $label $how: report before the exec, the parent named" \
+                "$parent|exec|after_failure 0 child_work 300 image_work 0 parent_work 0" \
+                "$(record "$dir/r-$child" parent)|$(record "$dir/r-$child" exit)|$(checks "$dir/r-$child" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')"
+            check "forkexec $label $how: after the failed exec, counts from zero, still the parent's child" \
+                "$parent|1|status 0|after_failure 40 child_work 0 image_work 0 parent_work 0" \
+                "$(record "$dir/r-$child.1" parent)|$(record "$dir/r-$child.1" reset)|$(record "$dir/r-$child.1" exit)|$(checks "$dir/r-$child.1" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')" ;;
         *)
-            check "forkexec $label $how: child's report before the exec" \
-                "exec|after_failure 0 child_work 300 image_work 0 parent_work 0" \
-                "$(record "$dir/r-$child" exit)|$(checks "$dir/r-$child" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')"
-            check "forkexec $label $how: the new image's report" \
-                "status 0|after_failure 0 child_work 0 image_work 70 parent_work 0" \
-                "$(record "$dir/r-$child.1" exit)|$(checks "$dir/r-$child.1" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')" ;;
+            check "forkexec $label $how: child's report before the exec, the parent named" \
+                "$parent|exec|after_failure 0 child_work 300 image_work 0 parent_work 0" \
+                "$(record "$dir/r-$child" parent)|$(record "$dir/r-$child" exit)|$(checks "$dir/r-$child" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')"
+            check "forkexec $label $how: the new image's report, no parent" \
+                "|status 0|after_failure 0 child_work 0 image_work 70 parent_work 0" \
+                "$(record "$dir/r-$child.1" parent)|$(record "$dir/r-$child.1" exit)|$(checks "$dir/r-$child.1" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')" ;;
     esac
 }
 
@@ -216,12 +220,12 @@ spawn_test() {   # LABEL BINARY
         "spawned 40 failed 0" "$out"
     local summary
     summary=$(for report in "$dir"/r-*; do
-                  echo "$(record "$report" exit)|$(checks "$report" --binary "$bin" |
-                                                  tr '\n' ' ' | sed 's/ $//')"
+                  echo "$(record "$report" parent)|$(record "$report" exit)|$(checks "$report" \
+                      --binary "$bin" | tr '\n' ' ' | sed 's/ $//')"
               done | sort | uniq -c | sed 's/^ *//')
-    check "forkexec $label spawn: the parent's final report replaced its dumps; 40 images" \
-        "1 status 0|after_failure 0 child_work 0 image_work 0 parent_work 1500
-40 status 0|after_failure 0 child_work 0 image_work 70 parent_work 0" "$summary"
+    check "forkexec $label spawn: the parent's final report replaced its dumps; 40 images, none a fork child" \
+        "1 |status 0|after_failure 0 child_work 0 image_work 0 parent_work 1500
+40 |status 0|after_failure 0 child_work 0 image_work 70 parent_work 0" "$summary"
 }
 
 daemon_test() {   # LABEL BINARY
@@ -235,14 +239,17 @@ daemon_test() {   # LABEL BINARY
         sleep 0.1
         waited=$((waited + 1))
     done
-    local summary
+    local summary original
+    # The process that called daemon(): the one that wrote an interim report.
+    original=$(grep -l '^interim' "$dir"/r-* | sed 's|.*/r-||')
     summary=$(for report in "$dir"/r-*; do
-                  echo "$(record "$report" exit)$(record "$report" interim)|$(checks "$report" \
+                  echo "$(record "$report" exit)$(record "$report" interim)|$(record "$report" \
+                      parent | sed "s/^$original\$/ORIGINAL/")|$(checks "$report" \
                       --binary "$bin" | tr '\n' ' ' | sed 's/ $//')"
               done | sort)
-    check "forkexec $label daemon: the parent's counts before daemon(), the daemon's own" \
-        "1|after_failure 0 child_work 0 image_work 0 parent_work 1000
-status 0|after_failure 0 child_work 300 image_work 0 parent_work 0" "$summary"
+    check "forkexec $label daemon: the parent's counts before daemon(), the daemon's own, its parent" \
+        "1||after_failure 0 child_work 0 image_work 0 parent_work 1000
+status 0|ORIGINAL|after_failure 0 child_work 300 image_work 0 parent_work 0" "$summary"
 }
 
 # ---------------------------------------------------------------------------

@@ -31,6 +31,11 @@
    report-helper dlopen DSO    loads DSO (report-dso.c), bumps its counter,
                                exits with 0
    report-helper dlclose DSO   the same, but unloads DSO before exiting
+   report-helper fork          forks a child, which forks a grandchild and
+                               waits for it: the child sets b.c's site 0 to
+                               1 0, the grandchild to 0 2; the child prints
+                               "grandchild PID", then the parent, having
+                               waited, "child PID"; all exit with 0
 
    The units, and what main does to their counters before ending:
      a.c     4 sites, 9 counters; site 0: 5; site 1: 0 7; site 3: 1 0 2
@@ -45,6 +50,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -164,6 +170,35 @@ static int use_dso(const char *path, int unload)
     return 0;
 }
 
+/* The "fork" mode: returns main's exit status in the first process.  */
+static int fork_twice(void)
+{
+    int status;
+
+    fflush(stdout);
+    pid_t child = fork();
+    if (child < 0)
+        return 4;
+    if (child == 0) {
+        b_counters[0] = 1;
+        pid_t grandchild = fork();
+        if (grandchild < 0)
+            exit(4);
+        if (grandchild == 0) {
+            b_counters[1] = 2;
+            exit(0);
+        }
+        if (waitpid(grandchild, &status, 0) != grandchild || status != 0)
+            exit(5);
+        printf("grandchild %ld\n", (long)grandchild);
+        exit(0);
+    }
+    if (waitpid(child, &status, 0) != child || status != 0)
+        return 5;
+    printf("child %ld\n", (long)child);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc >= 2 ? argv[1] : "";
@@ -251,9 +286,11 @@ int main(int argc, char **argv)
     }
     if (strcmp(mode, "dlopen") == 0 || strcmp(mode, "dlclose") == 0)
         return use_dso(arg, strcmp(mode, "dlclose") == 0);
+    if (strcmp(mode, "fork") == 0)
+        return fork_twice();
     fprintf(stderr, "usage: %s exit N | return N | chdir DIR | write-now | errno"
             " | stdio | countdowns N | close-fd N | replace-fd N | bad-units"
             " | dlopen DSO | dlclose DSO | dump-show | dump-move | reset"
-            " | crash-in-report | raise N | sleep MS\n", argv[0]);
+            " | crash-in-report | raise N | sleep MS | fork\n", argv[0]);
     return 2;
 }

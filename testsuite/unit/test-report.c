@@ -274,6 +274,7 @@ struct parsed_report {
     long pid;
     long sparsity;
     uint64_t seed;
+    long parent;            /* 0 when there is no parent record */
     uint64_t resets;        /* 0 when there is no reset record */
     char exit_kind[16];     /* "status", "signal", "exec", or "interim" */
     long exit_value;        /* for "interim": its number */
@@ -339,12 +340,18 @@ static struct parsed_report parse_report(const char *text)
                 report.sparsity = (long)value;
             if (line_number == 4)
                 report.seed = value;
+        } else if (strcmp(fields[0], "parent") == 0) {
+            ck_assert_msg(line_number == 5 && count == 2, "misplaced parent record");
+            ck_assert(parse_number(fields[1], &value) && value > 0);
+            report.parent = (long)value;
         } else if (strcmp(fields[0], "reset") == 0) {
-            ck_assert_msg(line_number == 5 && count == 2, "misplaced reset record");
+            ck_assert_msg(line_number == 5u + (report.parent > 0) && count == 2,
+                          "misplaced reset record");
             ck_assert(parse_number(fields[1], &report.resets) && report.resets > 0);
         } else if (strcmp(fields[0], "exit") == 0 || strcmp(fields[0], "interim") == 0) {
             ck_assert_msg(report.exit_kind[0] == '\0'
-                          && line_number == 5 + (report.resets > 0) && report.units == 0,
+                          && line_number == 5u + (report.parent > 0) + (report.resets > 0)
+                          && report.units == 0,
                           "misplaced %s record", fields[0]);
             if (strcmp(fields[0], "interim") == 0) {
                 ck_assert_int_eq(count, 2);
@@ -988,6 +995,61 @@ START_TEST(test_reset_starts_a_new_report)
 }
 END_TEST
 
+/* A fork child's reports, and only theirs, name the process it was forked
+   from: the grandchild its direct parent.  Each counts from zero.  */
+START_TEST(test_fork_child_names_its_parent)
+{
+    const char *helper = helpers[_i];
+    const char *env[] = { "SAMPLER_SPARSITY=1", "SAMPLER_SEED=9", NULL };
+    char *directory = make_directory();
+    struct run run = run_helper(helper, directory, env, "fork", NULL);
+    long child, grandchild;
+
+    assert_exit_status(&run, 0);
+    ck_assert_str_eq(run.err, "");
+    ck_assert_msg(sscanf(run.out, "grandchild %ld\nchild %ld\n", &grandchild, &child) == 2,
+                  "%s", run.out);
+    const struct { pid_t pid; long parent; const char *b_counts; } processes[] = {
+        { run.pid, 0, NULL }, { child, run.pid, "0\t1\t0\n" }, { grandchild, child, "0\t0\t2\n" },
+    };
+    for (size_t i = 0; i < sizeof processes / sizeof processes[0]; i++) {
+        char *name = default_report_name(processes[i].pid);
+        char *path = path_in(directory, name);
+        char *report = read_file(path);
+        char *expected;
+        ck_assert_msg(report != NULL, "no report %s", name);
+        struct parsed_report parsed = parse_report(report);
+        ck_assert_int_eq(parsed.parent, processes[i].parent);
+        if (processes[i].parent == 0) {
+            expected = expected_report(helper, run.pid, 1, "9", "exit\tstatus\t0",
+                                       helper_units);
+        } else {
+            char seed[24], ending[64], units[512];
+            /* The child's own seed, derived from its parent's.  */
+            snprintf(seed, sizeof seed, "%" PRIu64, parsed.seed);
+            snprintf(ending, sizeof ending, "parent\t%ld\nexit\tstatus\t0", processes[i].parent);
+            snprintf(units, sizeof units, "%s%s%s",
+                     "unit\t0123456789abcdef0123456789abcdef\t4\t9\ta.c\n"
+                     "unit\tfedcba9876543210fedcba9876543210\t1\t2\tdir/b\\tc\\\\d\\n.c\n",
+                     processes[i].b_counts,
+                     "unit\t00000000000000000000000000000000\t0\t0\tempty.c\n");
+            expected = expected_report(helper, processes[i].pid, 1, seed, ending, units);
+        }
+        ck_assert_str_eq(report, expected);
+        free(expected);
+        free(report);
+        free(path);
+        free(name);
+    }
+    char *listing = list_directory(directory);
+    ck_assert_uint_eq(count_lines(listing), 3);
+
+    free(listing);
+    free_run(&run);
+    remove_directory(directory);
+}
+END_TEST
+
 /* The runtime's report never touches the program's stdio buffers, and
    never changes errno, whether writing succeeds or fails.  */
 START_TEST(test_program_state_is_untouched)
@@ -1422,6 +1484,7 @@ Suite *report_suite(void)
     tcase_add_loop_test(writing, test_dumps_replace_each_other, 0, HELPER_COUNT);
     tcase_add_loop_test(writing, test_only_own_report_is_replaced, 0, HELPER_COUNT);
     tcase_add_loop_test(writing, test_reset_starts_a_new_report, 0, HELPER_COUNT);
+    tcase_add_loop_test(writing, test_fork_child_names_its_parent, 0, HELPER_COUNT);
     tcase_add_loop_test(writing, test_program_state_is_untouched, 0, HELPER_COUNT);
     suite_add_tcase(suite, writing);
 

@@ -189,6 +189,8 @@ static void write_text_header(FILE *out, const struct run_report *report)
     fprintf(out, "pid       %llu\n", report->pid);
     fprintf(out, "sparsity  %llu\n", report->sparsity);
     fprintf(out, "seed      %llu\n", report->seed);
+    if (report->parent > 0)
+        fprintf(out, "parent    %llu: this process was forked from it\n", report->parent);
     if (report->resets > 0)
         fprintf(out, "resets    %llu\n", report->resets);
     if (report->interim > 0)
@@ -269,6 +271,10 @@ static void write_jsonl(FILE *out, const struct run_report *report,
     fprintf(out, "%llu", report->sparsity);
     json_key(out, "seed", false);
     fprintf(out, "%llu", report->seed);
+    if (report->parent > 0) {
+        json_key(out, "parent", false);
+        fprintf(out, "%llu", report->parent);
+    }
     if (report->resets > 0) {
         json_key(out, "resets", false);
         fprintf(out, "%llu", report->resets);

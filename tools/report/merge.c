@@ -18,8 +18,12 @@ static void write_report(FILE *out, const struct run_view *run)
     write_escaped(out, run->origin);
     fprintf(out, "\nsampler-report\t%d\nprogram\t", REPORT_FORMAT_VERSION);
     write_escaped(out, report->program);
-    fprintf(out, "\npid\t%llu\nsparsity\t%llu\nseed\t%llu\nexit\t%s", report->pid,
-            report->sparsity, report->seed, exit_kind_name(report->exit_kind));
+    fprintf(out, "\npid\t%llu\nsparsity\t%llu\nseed\t%llu\n", report->pid, report->sparsity,
+            report->seed);
+    /* A fork child's run says so in the aggregate too.  */
+    if (report->parent > 0)
+        fprintf(out, "parent\t%llu\n", report->parent);
+    fprintf(out, "exit\t%s", exit_kind_name(report->exit_kind));
     /* exit exec has no number.  */
     if (report->exit_kind != EXIT_BY_EXEC)
         fprintf(out, "\t%u", report->exit_code);

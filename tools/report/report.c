@@ -7,11 +7,11 @@
 
 #include "record.h"
 
-enum header_field { HEADER_PROGRAM, HEADER_PID, HEADER_SPARSITY, HEADER_SEED, HEADER_RESET,
-                    HEADER_EXIT, HEADER_INTERIM, HEADER_COUNT };
+enum header_field { HEADER_PROGRAM, HEADER_PID, HEADER_SPARSITY, HEADER_SEED, HEADER_PARENT,
+                    HEADER_RESET, HEADER_EXIT, HEADER_INTERIM, HEADER_COUNT };
 
 static const char *const header_names[HEADER_COUNT] = {
-    "program", "pid", "sparsity", "seed", "reset", "exit", "interim",
+    "program", "pid", "sparsity", "seed", "parent", "reset", "exit", "interim",
 };
 
 enum { UNIT_FIELDS = 5, MAX_EXIT_STATUS = 255, MAX_SIGNAL = 255 };
@@ -124,6 +124,18 @@ static bool parse_exit(struct report_parser *parser)
     return true;
 }
 
+/* A process is not its own parent (checked at whichever of `pid' and
+   `parent' comes second).  */
+static bool check_parent(struct report_parser *parser)
+{
+    const struct run_report *report = parser->report;
+    if (parser->header_seen[HEADER_PID] && parser->header_seen[HEADER_PARENT]
+        && report->parent == report->pid)
+        return record_fail(&parser->reader, parser->d, "parent pid %llu is the report's own pid",
+                           report->parent);
+    return true;
+}
+
 static bool parse_header_field(struct report_parser *parser, enum header_field field)
 {
     struct record_reader *reader = &parser->reader;
@@ -153,11 +165,18 @@ static bool parse_header_field(struct report_parser *parser, enum header_field f
         return true;
     }
     case HEADER_PID:
-        return field_to_u64(reader, f[1], "pid", ULLONG_MAX, &report->pid, d);
+        return field_to_u64(reader, f[1], "pid", ULLONG_MAX, &report->pid, d)
+               && check_parent(parser);
     case HEADER_SPARSITY:
         return field_to_u64(reader, f[1], "sparsity", ULLONG_MAX, &report->sparsity, d);
     case HEADER_SEED:
         return field_to_u64(reader, f[1], "seed", ULLONG_MAX, &report->seed, d);
+    case HEADER_PARENT:
+        if (!field_to_u64(reader, f[1], "parent pid", ULLONG_MAX, &report->parent, d))
+            return false;
+        if (report->parent == 0)
+            return record_fail(reader, d, "parent pid 0 is not a process");
+        return check_parent(parser);
     case HEADER_RESET:
         return field_to_u64(reader, f[1], "reset count", ULLONG_MAX, &report->resets, d);
     case HEADER_INTERIM:
@@ -175,13 +194,13 @@ static bool parse_header_field(struct report_parser *parser, enum header_field f
     return true;
 }
 
-/* Once the counts begin, the header must be complete; `reset', `exit'
-   and `interim' are optional.  */
+/* Once the counts begin, the header must be complete; `parent', `reset',
+   `exit' and `interim' are optional.  */
 static bool check_header_complete(struct report_parser *parser)
 {
     for (int i = 0; i < HEADER_COUNT; i++) {
         if (!parser->header_seen[i] && i != HEADER_EXIT && i != HEADER_INTERIM
-            && i != HEADER_RESET)
+            && i != HEADER_RESET && i != HEADER_PARENT)
             return record_fail(&parser->reader, parser->d, "missing '%s' record before the units",
                                header_names[i]);
     }

@@ -53,6 +53,7 @@ struct run_report {
     unsigned exit_code;          /* status or signal number */
     unsigned long long interim;  /* an interim report's number; 0: not interim */
     unsigned long long resets;   /* sampler_reset calls before the report */
+    unsigned long long parent;   /* the pid it was forked from; 0: not a fork child */
     struct unit_counts *units;   /* in report order */
     size_t n_units;
     size_t capacity;
