@@ -48,11 +48,9 @@ struct sampler_stream {
    gsl_ran_geometric computes, but that returns unsigned int, which
    overflows for sparsities above about 2e8 (a 32-bit uniform goes down to
    2^-32, so draws reach 22 * sparsity); log1p keeps log(1 - p) exact for
-   tiny p.  */
+   tiny p.  Sparsity above 1 only (stream_refill).  */
 static long draw_geometric(struct sampler_stream *stream)
 {
-    if (stream->sparsity == 1)
-        return 1;
     double skipped = log(gsl_rng_uniform_pos(&stream->rng)) / stream->log_keep;
     /* Only reachable where long has 32 bits: stay below the "off" value.  */
     if (skipped >= (double)(SAMPLER_COUNTDOWN_OFF - 1))
@@ -62,8 +60,15 @@ static long draw_geometric(struct sampler_stream *stream)
 
 static void stream_refill(struct sampler_stream *stream)
 {
-    for (unsigned i = 0; i < SAMPLER_BANK_SIZE; i++)
-        stream->bank[i] = draw_geometric(stream);
+    /* At sparsity 1 every countdown is 1 and the generator is not used: a
+       plain fill the compiler vectorises (a draw per visit was 14% of the
+       instructions of bzip2 at sparsity 1).  */
+    if (stream->sparsity == 1)
+        for (unsigned i = 0; i < SAMPLER_BANK_SIZE; i++)
+            stream->bank[i] = 1;
+    else
+        for (unsigned i = 0; i < SAMPLER_BANK_SIZE; i++)
+            stream->bank[i] = draw_geometric(stream);
     stream->next = 0;
 }
 
