@@ -31,15 +31,13 @@ SAMPLER_EXPORT __thread long __sampler_countdown
 /* The sparsity in effect, and how many times sampler_set_sparsity changed
    it: a stream drawn at another generation is redrawn.  */
 static atomic_long current_sparsity;
-static atomic_uint sparsity_generation;
+atomic_uint sampler_sparsity_generation;
 
 struct sampler_stream {
-    unsigned next;        /* index of the next unused countdown in bank */
-    unsigned generation;  /* of the sparsity the bank was drawn at */
+    struct sampler_bank bank;  /* first: see sampler_countdown_next_preserving */
     long sparsity;
     double log_keep;      /* log(1 - 1/sparsity) < 0; unused at sparsity 1 */
     gsl_rng rng;          /* its state lives in rng_state */
-    long bank[SAMPLER_BANK_SIZE];
     max_align_t rng_state[];
 };
 
@@ -65,11 +63,11 @@ static void stream_refill(struct sampler_stream *stream)
        instructions of bzip2 at sparsity 1).  */
     if (stream->sparsity == 1)
         for (unsigned i = 0; i < SAMPLER_BANK_SIZE; i++)
-            stream->bank[i] = 1;
+            stream->bank.countdowns[i] = 1;
     else
         for (unsigned i = 0; i < SAMPLER_BANK_SIZE; i++)
-            stream->bank[i] = draw_geometric(stream);
-    stream->next = 0;
+            stream->bank.countdowns[i] = draw_geometric(stream);
+    stream->bank.next = 0;
 }
 
 static void stream_set_sparsity(struct sampler_stream *stream, long sparsity)
@@ -83,27 +81,27 @@ static void stream_set_sparsity(struct sampler_stream *stream, long sparsity)
    sparsity.  */
 static void stream_follow_sparsity(struct sampler_stream *stream)
 {
-    unsigned generation = atomic_load_explicit(&sparsity_generation,
+    unsigned generation = atomic_load_explicit(&sampler_sparsity_generation,
                                                memory_order_acquire);
     stream_set_sparsity(stream, atomic_load_explicit(&current_sparsity,
                                                      memory_order_relaxed));
-    stream->generation = generation;
+    stream->bank.generation = generation;
     stream_refill(stream);
 }
 
 static inline long stream_next(struct sampler_stream *stream)
 {
-    if (__builtin_expect(stream->next == SAMPLER_BANK_SIZE, 0))
+    if (__builtin_expect(stream->bank.next == SAMPLER_BANK_SIZE, 0))
         stream_refill(stream);
-    return stream->bank[stream->next++];
+    return stream->bank.countdowns[stream->bank.next++];
 }
 
 /* The next countdown of the calling thread's stream, at the sparsity in
    effect.  */
 static inline long thread_stream_next(struct sampler_stream *stream)
 {
-    if (__builtin_expect(stream->generation
-                         != atomic_load_explicit(&sparsity_generation,
+    if (__builtin_expect(stream->bank.generation
+                         != atomic_load_explicit(&sampler_sparsity_generation,
                                                  memory_order_relaxed), 0))
         stream_follow_sparsity(stream);
     return stream_next(stream);
@@ -114,7 +112,7 @@ static void stream_reseed(struct sampler_stream *stream, uint64_t base,
                           unsigned long order)
 {
     gsl_rng_set(&stream->rng, sampler_stream_seed(base, order));
-    stream->next = SAMPLER_BANK_SIZE;
+    stream->bank.next = SAMPLER_BANK_SIZE;
 }
 
 struct sampler_stream *sampler_stream_new(long sparsity, uint64_t base,
@@ -129,7 +127,7 @@ struct sampler_stream *sampler_stream_new(long sparsity, uint64_t base,
     if (stream == NULL)
         return NULL;
     stream_set_sparsity(stream, sparsity);
-    stream->generation = atomic_load_explicit(&sparsity_generation,
+    stream->bank.generation = atomic_load_explicit(&sampler_sparsity_generation,
                                               memory_order_relaxed);
     stream->rng.type = type;
     stream->rng.state = stream->rng_state;
@@ -163,7 +161,7 @@ static bool stream_key_ready;
 
 /* Initial-exec like the countdown: no __tls_get_addr call on the way to the
    bank, and only 8 bytes of static TLS.  */
-static __thread struct sampler_stream *thread_stream
+__thread struct sampler_stream *sampler_thread_stream
     __attribute__((tls_model("initial-exec")));
 /* The number __sampler_pthread_create gave the thread, plus one; 0: none.  */
 static __thread unsigned long created_order
@@ -173,7 +171,7 @@ static __thread unsigned long fork_order;
 
 static void release_thread_stream(void *stream)
 {
-    thread_stream = NULL;
+    sampler_thread_stream = NULL;
     sampler_stream_free(stream);
 }
 
@@ -209,8 +207,8 @@ static void fork_child(void)
                                         ^ sampler_mix64(fork_order));
     atomic_store_explicit(&threads_created, 1, memory_order_relaxed);
     atomic_store_explicit(&threads_lazy, 0, memory_order_relaxed);
-    if (thread_stream != NULL)
-        stream_reseed(thread_stream, process_config.seed, 0);
+    if (sampler_thread_stream != NULL)
+        stream_reseed(sampler_thread_stream, process_config.seed, 0);
     sampler_report_fork_child();
     sampler_signals_fork_child();
     sampler_units_unlock();
@@ -265,7 +263,7 @@ static long start_thread(void)
 
     if (config->sparsity == 0)
         return SAMPLER_COUNTDOWN_OFF;
-    if (thread_stream == NULL) {
+    if (sampler_thread_stream == NULL) {
         /* Instrumented code may sample between a call and its errno check;
            malloc and pthread calls must not change what it sees.  */
         int saved_errno = errno;
@@ -279,20 +277,20 @@ static long start_thread(void)
                     + atomic_fetch_add_explicit(&threads_lazy, 1, memory_order_relaxed);
         /* The generation first: a sparsity read after it is at least as
            new.  */
-        unsigned generation = atomic_load_explicit(&sparsity_generation,
+        unsigned generation = atomic_load_explicit(&sampler_sparsity_generation,
                                                    memory_order_acquire);
         struct sampler_stream *stream =
             sampler_stream_new(sampler_current_sparsity(), config->seed, order);
         if (stream != NULL)
-            stream->generation = generation;
+            stream->bank.generation = generation;
         if (stream != NULL && stream_key_ready)
             (void)pthread_setspecific(stream_key, stream);
         errno = saved_errno;
         if (stream == NULL)
             return SAMPLER_COUNTDOWN_OFF;   /* out of memory: not sampled */
-        thread_stream = stream;
+        sampler_thread_stream = stream;
     }
-    return thread_stream_next(thread_stream);
+    return thread_stream_next(sampler_thread_stream);
 }
 
 SAMPLER_EXPORT long __sampler_thread_start(void)
@@ -302,7 +300,7 @@ SAMPLER_EXPORT long __sampler_thread_start(void)
 
 long sampler_countdown_next(void)
 {
-    struct sampler_stream *stream = thread_stream;
+    struct sampler_stream *stream = sampler_thread_stream;
 
     if (__builtin_expect(stream == NULL, 0))
         return start_thread();
@@ -315,7 +313,7 @@ SAMPLER_EXPORT long __sampler_next_countdown(void)
 }
 
 #if defined(__x86_64__)
-SAMPLER_PRESERVING __attribute__((noinline)) static long refill_preserving(void)
+SAMPLER_PRESERVING long sampler_countdown_refill_preserving(void)
 {
     return sampler_call_saving_vectors(sampler_countdown_next);
 }
@@ -325,7 +323,7 @@ SAMPLER_PRESERVING static long thread_start_preserving(void)
     return sampler_call_saving_vectors(start_thread);
 }
 #else
-static long refill_preserving(void)
+long sampler_countdown_refill_preserving(void)
 {
     return sampler_countdown_next();
 }
@@ -335,21 +333,6 @@ static long thread_start_preserving(void)
     return start_thread();
 }
 #endif
-
-/* Takes the countdown from the bank, if it has one left and was drawn at
-   the sparsity in effect (see thread_stream_next); drawing a new bank
-   takes floating point.  */
-SAMPLER_PRESERVING long sampler_countdown_next_preserving(void)
-{
-    struct sampler_stream *stream = thread_stream;
-
-    if (__builtin_expect(stream != NULL && stream->next < SAMPLER_BANK_SIZE
-                         && stream->generation
-                            == atomic_load_explicit(&sparsity_generation,
-                                                    memory_order_relaxed), 1))
-        return stream->bank[stream->next++];
-    return refill_preserving();
-}
 
 SAMPLER_EXPORT SAMPLER_PRESERVING long __sampler_thread_start_preserving(void)
 {
@@ -373,11 +356,11 @@ SAMPLER_EXPORT int sampler_set_sparsity(long sparsity)
         return -1;
     }
     atomic_store_explicit(&current_sparsity, sparsity, memory_order_relaxed);
-    atomic_fetch_add_explicit(&sparsity_generation, 1, memory_order_release);
+    atomic_fetch_add_explicit(&sampler_sparsity_generation, 1, memory_order_release);
     /* The calling thread at once: instrumented code imports the countdown
        after calling here.  */
-    if (thread_stream != NULL)
-        __sampler_countdown = thread_stream_next(thread_stream);
+    if (sampler_thread_stream != NULL)
+        __sampler_countdown = thread_stream_next(sampler_thread_stream);
     return 0;
 }
 

@@ -4,6 +4,7 @@
 #ifndef SAMPLER_INTERNAL_H
 #define SAMPLER_INTERNAL_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -134,8 +135,40 @@ long sampler_call_saving_vectors(long (*fn)(void));
 #define SAMPLER_PRESERVING
 #endif
 
-/* sampler_countdown_next for SAMPLER_PRESERVING code.  */
-SAMPLER_PRESERVING long sampler_countdown_next_preserving(void);
+/* The head of a thread's stream of countdowns, drawn ahead into a bank;
+   the first member of countdown.c's struct sampler_stream.  */
+struct sampler_bank {
+    unsigned next;        /* index of the next unused countdown */
+    unsigned generation;  /* of the sparsity the bank was drawn at */
+    long countdowns[SAMPLER_BANK_SIZE];
+};
+
+/* The calling thread's stream (NULL until it starts sampling), and how many
+   times sampler_set_sparsity changed the sparsity: a bank drawn at another
+   generation is redrawn.  */
+extern __thread struct sampler_stream *sampler_thread_stream
+    __attribute__((tls_model("initial-exec")));
+extern atomic_uint sampler_sparsity_generation;
+
+/* sampler_countdown_next for SAMPLER_PRESERVING code, when the bank is
+   empty, stale or not there yet (drawing takes floating point).  */
+SAMPLER_PRESERVING long sampler_countdown_refill_preserving(void);
+
+/* sampler_countdown_next for SAMPLER_PRESERVING code: inline, as every
+   sampled visit takes one (a call cost a fifth of the instructions at
+   sparsity 1, with scalar-pairs' many visits per assignment).  */
+static inline __attribute__((always_inline)) SAMPLER_PRESERVING long
+sampler_countdown_next_preserving(void)
+{
+    struct sampler_bank *bank = (struct sampler_bank *)sampler_thread_stream;
+
+    if (__builtin_expect(bank != NULL && bank->next < SAMPLER_BANK_SIZE
+                         && bank->generation
+                            == atomic_load_explicit(&sampler_sparsity_generation,
+                                                    memory_order_relaxed), 1))
+        return bank->countdowns[bank->next++];
+    return sampler_countdown_refill_preserving();
+}
 void sampler_stream_free(struct sampler_stream *stream);
 
 /* ---- Warnings ----------------------------------------------------------- */
