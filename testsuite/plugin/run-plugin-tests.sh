@@ -5,19 +5,13 @@
 # Usage: run-plugin-tests.sh BUILD_DIR   (prints "N passed, N failed")
 
 # GCC quotes with plain ASCII in the C locale, which the patterns expect.
-LC_ALL=C
-export LC_ALL
 build=$(cd "${1:?usage: run-plugin-tests.sh BUILD_DIR}" && pwd) || exit 2
 here=$(cd "$(dirname "$0")" && pwd)
 plugin="$build/lib/sampler/sampler.so"
 wrapper="$build/bin/sampler-gcc"
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/sampler-plugin-tests.XXXXXX") || exit 2
 trap 'rm -rf "$scratch"' EXIT
-passed=0
-failed=0
-
-pass () { passed=$((passed + 1)); echo "PASS: $1"; }
-fail () { failed=$((failed + 1)); echo "FAIL: $1"; [ -n "${2-}" ] && sed 's/^/    /' "$2"; }
+. "$here/../tools/tally.sh"
 
 # --- Check placement and weights ----------------------------------------
 # Each shapes/NAME.c has NAME.expected, the dump its checks must produce,
@@ -334,5 +328,4 @@ for opt in -O0 -O2; do
     fi
 done
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

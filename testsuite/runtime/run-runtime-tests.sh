@@ -53,20 +53,17 @@ scratch=$(mktemp -d "${TMPDIR:-/tmp}/sampler-runtime.XXXXXX") || exit 2
 trap 'rm -rf "$scratch"' EXIT
 sgcc=$build/bin/sampler-gcc
 report_tool=$build/bin/sampler-report
-passed=0 failed=0
-pass() { echo "PASS: $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL: $1"; shift; for l in "$@"; do printf '%s\n' "$l" | sed 's/^/    | /'; done
-         failed=$((failed + 1)); }
-# check NAME EXPECTED ACTUAL: passes when the two texts are equal.
-check() {
-    if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "expected:" "$2" "got:" "$3"; fi
+. "$here/../tools/tally.sh"
+# same NAME EXPECTED ACTUAL: passes when the two texts are equal.
+same() {
+    if [ "$2" = "$3" ]; then pass "$1"; else fail_with "$1" "expected:" "$2" "got:" "$3"; fi
 }
 unset SAMPLER_SPARSITY SAMPLER_SEED SAMPLER_FILE SAMPLER_REPORT_FD SAMPLER_INTERVAL
 ulimit -c 0
 
 statcheck=$scratch/stat-check
 gcc -std=c11 -O2 -Wall -Wextra -o "$statcheck" "$tools/stat-check.c" -lgsl -lgslcblas -lm ||
-    { fail "stat-check build"; echo "$passed passed, $failed failed"; exit 1; }
+    { fail "stat-check build"; finish; }
 
 # build NAME OUTPUT [FLAGS...]: NAME.c instrumented; OUTPUT.plain without
 # the plugin.
@@ -80,7 +77,7 @@ build() {
         pass "build $name ${*:-}"
         return 0
     fi
-    fail "build $name ${*:-}" "$(tail -n 20 "$out.build")"
+    fail_with "build $name ${*:-}" "$(tail -n 20 "$out.build")"
     return 1
 }
 
@@ -131,9 +128,9 @@ threads_tests() {   # LABEL BINARY
     if [ -z "$bad" ] && [ "$(wc -l <"$dir/exact.out")" = 16 ]; then
         pass "threads $label sp=1: every thread sampled each of its $rounds visits"
     else
-        fail "threads $label sp=1: per-thread counts" "$(cat "$dir/exact.out")"
+        fail_with "threads $label sp=1: per-thread counts" "$(cat "$dir/exact.out")"
     fi
-    check "threads $label sp=1: report counts all 16 x $rounds visits" \
+    same "threads $label sp=1: report counts all 16 x $rounds visits" \
         "check $((16 * rounds))" "$(checks "$dir/exact.report" --binary "$bin")"
     # The branches of work(): not sampled, so not in the report (checks only).
     for run in first again; do
@@ -150,16 +147,16 @@ threads_tests() {   # LABEL BINARY
     if [ -z "$bad" ]; then
         pass "threads $label sp=100: each thread's samples within binomial bounds"
     else
-        fail "threads $label sp=100: binomial bounds" "$bad"
+        fail_with "threads $label sp=100: binomial bounds" "$bad"
     fi
     local sum
     sum=$(awk '{ s += $4 } END { print s }' "$dir/first.out")
-    check "threads $label sp=100: report total is the threads' sum" "check $sum" \
+    same "threads $label sp=100: report total is the threads' sum" "check $sum" \
         "$(checks "$dir/first.report" --binary "$bin")"
     if cmp -s "$dir/first.out" "$dir/again.out"; then
         pass "threads $label sp=100: same seed, same samples in every thread"
     else
-        fail "threads $label sp=100: same seed, other samples" \
+        fail_with "threads $label sp=100: same seed, other samples" \
             "$(diff "$dir/first.out" "$dir/again.out" | head -n 6)"
     fi
 }
@@ -174,7 +171,7 @@ forkexec_test() {   # LABEL BINARY HOW
     parent=$(ls "$dir" | sed -n 's/^r-\([0-9]*\)$/\1/p' | head -n 1)
     child=$(printf '%s\n' "$out" | sed -n 's/^child \([0-9]*\) status 0$/\1/p')
     if [ $rc != 0 ] || [ -z "$child" ]; then
-        fail "forkexec $label $how: runs" "exit $rc, stdout: $out" "$(cat "$dir.err")"
+        fail_with "forkexec $label $how: runs" "exit $rc, stdout: $out" "$(cat "$dir.err")"
         return
     fi
     [ "$parent" = "$child" ] && parent=$(ls "$dir" | sed -n 's/^r-\([0-9]*\)$/\1/p' | sed -n 2p)
@@ -184,28 +181,28 @@ forkexec_test() {   # LABEL BINARY HOW
         vfork) expected_files="r-CHILD r-PARENT " ;;
         *) expected_files="r-CHILD r-CHILD.1 r-PARENT " ;;
     esac
-    check "forkexec $label $how: the reports' files" "$expected_files" "$files"
+    same "forkexec $label $how: the reports' files" "$expected_files" "$files"
     # The "parent" record comes first: the fork child's names $parent.
-    check "forkexec $label $how: parent reports its own counts, and no parent" \
+    same "forkexec $label $how: parent reports its own counts, and no parent" \
         "|status 0|after_failure 0 child_work 0 image_work 0 parent_work 1500" \
         "$(record "$dir/r-$parent" parent)|$(record "$dir/r-$parent" exit)|$(checks "$dir/r-$parent" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')"
     case $how in
         vfork)
-            check "forkexec $label $how: no report from the vfork child, the new image's, no parent" \
+            same "forkexec $label $how: no report from the vfork child, the new image's, no parent" \
                 "|status 0|after_failure 0 child_work 0 image_work 70 parent_work 0" \
                 "$(record "$dir/r-$child" parent)|$(record "$dir/r-$child" exit)|$(checks "$dir/r-$child" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')" ;;
         fail)
-            check "forkexec $label $how: report before the exec, the parent named" \
+            same "forkexec $label $how: report before the exec, the parent named" \
                 "$parent|exec|after_failure 0 child_work 300 image_work 0 parent_work 0" \
                 "$(record "$dir/r-$child" parent)|$(record "$dir/r-$child" exit)|$(checks "$dir/r-$child" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')"
-            check "forkexec $label $how: after the failed exec, counts from zero, still the parent's child" \
+            same "forkexec $label $how: after the failed exec, counts from zero, still the parent's child" \
                 "$parent|1|status 0|after_failure 40 child_work 0 image_work 0 parent_work 0" \
                 "$(record "$dir/r-$child.1" parent)|$(record "$dir/r-$child.1" reset)|$(record "$dir/r-$child.1" exit)|$(checks "$dir/r-$child.1" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')" ;;
         *)
-            check "forkexec $label $how: child's report before the exec, the parent named" \
+            same "forkexec $label $how: child's report before the exec, the parent named" \
                 "$parent|exec|after_failure 0 child_work 300 image_work 0 parent_work 0" \
                 "$(record "$dir/r-$child" parent)|$(record "$dir/r-$child" exit)|$(checks "$dir/r-$child" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')"
-            check "forkexec $label $how: the new image's report, no parent" \
+            same "forkexec $label $how: the new image's report, no parent" \
                 "|status 0|after_failure 0 child_work 0 image_work 70 parent_work 0" \
                 "$(record "$dir/r-$child.1" parent)|$(record "$dir/r-$child.1" exit)|$(checks "$dir/r-$child.1" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')" ;;
     esac
@@ -216,14 +213,14 @@ spawn_test() {   # LABEL BINARY
     mkdir -p "$dir"
     out=$(SAMPLER_SPARSITY=1 SAMPLER_SEED=3 SAMPLER_FILE=$dir/r-%p REPORT_DIRECTORY=$dir/ \
           "$bin" spawn 2>"$dir.err")
-    check "forkexec $label spawn: no new image got a report's descriptor" \
+    same "forkexec $label spawn: no new image got a report's descriptor" \
         "spawned 40 failed 0" "$out"
     local summary
     summary=$(for report in "$dir"/r-*; do
                   echo "$(record "$report" parent)|$(record "$report" exit)|$(checks "$report" \
                       --binary "$bin" | tr '\n' ' ' | sed 's/ $//')"
               done | sort | uniq -c | sed 's/^ *//')
-    check "forkexec $label spawn: the parent's final report replaced its dumps; 40 images, none a fork child" \
+    same "forkexec $label spawn: the parent's final report replaced its dumps; 40 images, none a fork child" \
         "1 |status 0|after_failure 0 child_work 0 image_work 0 parent_work 1500
 40 |status 0|after_failure 0 child_work 0 image_work 70 parent_work 0" "$summary"
 }
@@ -247,7 +244,7 @@ daemon_test() {   # LABEL BINARY
                       parent | sed "s/^$original\$/ORIGINAL/")|$(checks "$report" \
                       --binary "$bin" | tr '\n' ' ' | sed 's/ $//')"
               done | sort)
-    check "forkexec $label daemon: the parent's counts before daemon(), the daemon's own, its parent" \
+    same "forkexec $label daemon: the parent's counts before daemon(), the daemon's own, its parent" \
         "1||after_failure 0 child_work 0 image_work 0 parent_work 1000
 status 0|ORIGINAL|after_failure 0 child_work 300 image_work 0 parent_work 0" "$summary"
 }
@@ -278,13 +275,13 @@ crash_test() {   # LABEL BINARY MODE EXPECTED_SIGNAL (0: exits with 0)
     [ "$signal" = 0 ] && expected_status="exit 0"
     case $plain in
         "$expected_status"*) ;;
-        *) fail "crash $label $mode: the plain build" "ends with '$plain', expected '$expected_status'"
+        *) fail_with "crash $label $mode: the plain build" "ends with '$plain', expected '$expected_status'"
            return ;;
     esac
-    check "crash $label $mode: ends as the plain build (status and core)" "$plain" "$instrumented"
+    same "crash $label $mode: ends as the plain build (status and core)" "$plain" "$instrumented"
     rm -f "$dir"/core*
     if [ ! -f "$dir/r.report" ]; then
-        fail "crash $label $mode: a report" "none in $dir: $(ls "$dir")"
+        fail_with "crash $label $mode: a report" "none in $dir: $(ls "$dir")"
         return
     fi
     local ending=$signal after=0
@@ -293,11 +290,11 @@ crash_test() {   # LABEL BINARY MODE EXPECTED_SIGNAL (0: exits with 0)
         status) ending="status 0" ;;
         *) ending="signal $ending" ;;
     esac
-    check "crash $label $mode: complete report, its ending and counts" \
+    same "crash $label $mode: complete report, its ending and counts" \
         "$ending|after_crash $after before_crash 200" \
         "$(record "$dir/r.report" exit)|$(checks "$dir/r.report" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')"
     case $mode in
-        handler | early-handler) check "crash $label $mode: the program's handler ran" \
+        handler | early-handler) same "crash $label $mode: the program's handler ran" \
                                      "handled" "$(cat "$dir.out")" ;;
     esac
 }
@@ -329,23 +326,23 @@ dso_tests() {
              -o "$b" >>"$dir/build" 2>&1 ||
        ! "$sgcc" -O2 -fplugin-arg-sampler-schemes=checks -I"$build/include" "$here/dso-main.c" -o "$main" -ldl \
              >>"$dir/build" 2>&1; then
-        fail "dso: build" "$(cat "$dir/build")"
+        fail_with "dso: build" "$(cat "$dir/build")"
         return
     fi
     pass "dso: build a program and two libraries from one source"
     (cd "$dir" && SAMPLER_SPARSITY=1 SAMPLER_FILE=$dir/r.report "$main" "$a" "$b" >"$dir/out")
-    check "dso: runs" "$a 100|$a 10|$b 7" "$(tr '\n' '|' <"$dir/out" | sed 's/|$//')"
+    same "dso: runs" "$a 100|$a 10|$b 7" "$(tr '\n' '|' <"$dir/out" | sed 's/|$//')"
     # OBJECT SOURCE SITE COUNT for each site line.
     local sites
     sites=$(awk -F'\t' '$1 == "object" { object = $2; sub(".*/", "", object) }
                         $1 == "unit" { source = $5; sub(".*/", "", source); signature = $2 }
                         $1 ~ /^[0-9]+$/ { print object, source, $1, $2 }' "$dir/r.report")
-    check "dso: one report; the unloaded library's counts kept; objects told apart" \
+    same "dso: one report; the unloaded library's counts kept; objects told apart" \
         "dso-main dso-main.c 0 5|libplugin-a.so dso-plugin.c 0 100|libplugin-a.so dso-plugin.c 0 10|libplugin-b.so dso-plugin.c 0 7" \
         "$(printf '%s\n' "$sites" | tr '\n' '|' | sed 's/|$//')"
-    check "dso: the two libraries' units have one signature" 1 \
+    same "dso: the two libraries' units have one signature" 1 \
         "$(awk -F'\t' '$1 == "unit" && $5 ~ /dso-plugin/ { print $2 }' "$dir/r.report" | sort -u | wc -l)"
-    check "dso: sampler-report adds the unit's occurrences up" "main_check 5 plugin_check 117" \
+    same "dso: sampler-report adds the unit's occurrences up" "main_check 5 plugin_check 117" \
         "$(checks "$dir/r.report" --binary "$main" --binary "$a" | tr '\n' ' ' | sed 's/ $//')"
 }
 
@@ -360,7 +357,7 @@ interval_tests() {
     if "$report_tool" show "$dir/stream" --binary "$bin" >/dev/null 2>"$dir/show.err"; then
         pass "interval: sampler-report reads every report of the stream"
     else
-        fail "interval: sampler-report reads the stream" "$(cat "$dir/show.err")"
+        fail_with "interval: sampler-report reads the stream" "$(cat "$dir/show.err")"
     fi
     # Per report: its interim number (or its exit) and tick's count.
     local summary
@@ -376,15 +373,15 @@ interval_tests() {
             END { exit bad || interims < 2 }'; then
         pass "interval: interim reports 1, 2, ... with growing counts, then the final one"
     else
-        fail "interval: reports on the descriptor" "$summary"
+        fail_with "interval: reports on the descriptor" "$summary"
     fi
     # To a file: the file is there, interim, while the program runs; then
     # the final report replaces it.
     SAMPLER_SPARSITY=1 SAMPLER_INTERVAL=1 SAMPLER_FILE=$dir/i.report REPORT_FILE=$dir/i.report \
         "$bin" 25 >"$dir/file.out"
-    check "interval: an interim report, complete, while the program runs" \
+    same "interval: an interim report, complete, while the program runs" \
         "interim seen|ticks 2500" "$(tr '\n' '|' <"$dir/file.out" | sed 's/|$//')"
-    check "interval: one file at the end, the final report" "i.report|status 0|tick 2500" \
+    same "interval: one file at the end, the final report" "i.report|status 0|tick 2500" \
         "$(ls "$dir" | grep '^i\.' | tr '\n' ' ' | sed 's/ $//')|$(record "$dir/i.report" exit)|$(checks "$dir/i.report" --binary "$bin")"
 }
 
@@ -394,19 +391,19 @@ api_tests() {
     mkdir -p "$dir"
     if ! "$sgcc" -O2 -Wall -Wextra -fplugin-arg-sampler-schemes=checks -I"$build/include" \
             "$here/api.c" -o "$bin" >"$dir/build" 2>&1; then
-        fail "api: build" "$(cat "$dir/build")"
+        fail_with "api: build" "$(cat "$dir/build")"
         return
     fi
     SAMPLER_SPARSITY=1 SAMPLER_SEED=8 SAMPLER_FILE=$dir/a.report "$bin" >"$dir/out"
-    check "api: return values" \
+    same "api: return values" \
         "dump 0|reset 0|sparsity 0: -1 EINVAL|sparsity 1000000001: -1 EINVAL|sparsity 1000000000: 0|now 1000000000|sparsity 1: 0|done 2511" \
         "$(tr '\n' '|' <"$dir/out" | sed 's/|$//')"
-    check "api: the dump is kept, the report after the reset is a new file" "a.report a.report.1" \
+    same "api: the dump is kept, the report after the reset is a new file" "a.report a.report.1" \
         "$(ls "$dir" | grep '^a\.' | tr '\n' ' ' | sed 's/ $//')"
-    check "api: the dump holds what was counted before it" \
+    same "api: the dump holds what was counted before it" \
         "1|phase_a 1000 phase_b 0 phase_c 0 phase_d 0 phase_e 0 phase_f 0" \
         "$(record "$dir/a.report" interim)|$(checks "$dir/a.report" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')"
-    check "api: after the reset, sparsity 10^9 (in every thread) then 1: counts from zero" \
+    same "api: after the reset, sparsity 10^9 (in every thread) then 1: counts from zero" \
         "1|status 0|1|phase_a 0 phase_b 0 phase_c 0 phase_d 1000 phase_e 10 phase_f 1" \
         "$(record "$dir/a.report.1" reset)|$(record "$dir/a.report.1" exit)|$(record "$dir/a.report.1" sparsity)|$(checks "$dir/a.report.1" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')"
 }
@@ -433,5 +430,4 @@ dso_tests
 interval_tests
 api_tests
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
