@@ -8,12 +8,10 @@ PKG_OPT=-O2
 PKG_DEPS="flex bison texinfo libreadline-dev"
 BC_TESTS="exp ln sine atan jn sqrt sqrt1 sqrt2 fact div mul raise array arrayp aryprm signum testfn"
 
-# Debian's patches leave Makefile.am newer than Makefile.in, and make would
-# run automake-1.14, which bookworm lacks: the generated files stand.
-pkg_build () {
-  ./configure CC="$CC" CFLAGS="$CFLAGS" LDFLAGS="$LDFLAGS" --with-readline &&
-    make -j"$JOBS" ACLOCAL=true AUTOMAKE=true AUTOCONF=true MAKEINFO=true
-}
+# Debian's patches leave Makefile.am newer than Makefile.in (make would run
+# automake-1.14, which bookworm lacks): autotools_build keeps the generated
+# files.
+pkg_build () { autotools_build --with-readline; }
 
 pkg_test () {
   local t
