@@ -101,7 +101,10 @@ def plausibility_problems(meta, rows, main_units):
         if row["scheme"] == "function-entries":
             entered[key] = counts["entered"]
         elif row["scheme"] == "bounds":
-            if counts["count"] > 0 and counts["min"] > counts["max"]:
+            # A NaN or an infinity has no JSON number: null, not compared.
+            if (counts["count"] > 0 and counts["min"] is not None
+                    and counts["max"] is not None
+                    and counts["min"] > counts["max"]):
                 problems.append("%s:%s: bounds min %s > max %s"
                                 % (row["file"], row["line"], counts["min"],
                                    counts["max"]))

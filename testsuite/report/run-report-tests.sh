@@ -643,6 +643,41 @@ else
     fail "check-reports: without a parent record, main must be entered once" "$scratch/diff"
 fi
 
+# Bounds: a minimum above the maximum is wrong; a NaN or an infinity (null in
+# jsonl) is not compared (gawk's format_nan_inf saw only NaNs).
+# bounds_report PID MIN MAX: util's `ratio' saw two doubles (bit patterns).
+bounds_report () {
+    record sampler-report 1; record program "$scratch/demo-prog"; record pid "$1"
+    record sparsity 1; record seed 7; record exit status 0
+    record unit $MAIN 9 20 demo/main.c; record 0 1; record 1 0 1
+    record unit $UTIL 3 15 demo/util.c; record 2 2 "$2" "$3"
+    record end
+}
+mkdir -p "$scratch/nan-bounds" "$scratch/bad-bounds"
+# (util has no function-entries site, so the checker also says that scale
+# was never entered: that line, and nothing about its bounds.)
+bounds_report 4300 9221120237041090560 9218868437227405312 >"$scratch/nan-bounds/r-4300"
+check_reports "$scratch/nan-bounds" >/dev/null 2>"$scratch/nan-bounds.err"
+status=$?
+echo "$scratch/nan-bounds/r-4300 ($scratch/demo-prog): function scale has counts but was never entered" \
+    >"$scratch/nan-bounds.expected"
+if [ $status = 1 ] && diff -u "$scratch/nan-bounds.expected" "$scratch/nan-bounds.err" >"$scratch/diff"; then
+    pass "check-reports: NaN and infinite bounds are not compared"
+else
+    echo "exit status $status" >>"$scratch/diff"
+    fail "check-reports: NaN and infinite bounds are not compared" "$scratch/diff"
+fi
+# 2.0 and 1.0
+bounds_report 4301 4611686018427387904 4607182418800017408 >"$scratch/bad-bounds/r-4301"
+check_reports "$scratch/bad-bounds" >/dev/null 2>"$scratch/bad-bounds.err"
+status=$?
+if [ $status = 1 ] && grep -q "demo/util.c:7: bounds min 2.* > max 1" "$scratch/bad-bounds.err"; then
+    pass "check-reports: a minimum above the maximum is a problem"
+else
+    echo "exit status $status" >>"$scratch/bad-bounds.err"
+    fail "check-reports: a minimum above the maximum is a problem" "$scratch/bad-bounds.err"
+fi
+
 # --- Command line --------------------------------------------------------------------
 top_usage="usage: sampler-report COMMAND [ARGUMENT]... (commands: show, merge, rank, export, help; see sampler-report --help)"
 show_usage="usage: sampler-report show REPORT [--binary FILE]... [--sites FILE]... [--format=text|csv|jsonl] [--all]"
