@@ -616,6 +616,20 @@ fork_report () {
 check_reports () {
     python3 "$here/../real/check-reports.py" --report-tool "$tool" --plausible "$1"
 }
+# expect_problems NAME DIR LINE...: the checker fails on DIR, saying exactly LINEs.
+expect_problems () {
+    local name=$1 dir=$2 status
+    shift 2
+    check_reports "$dir" >/dev/null 2>"$dir.err"
+    status=$?
+    printf '%s\n' "$@" >"$dir.expected"
+    if [ $status = 1 ] && diff -u "$dir.expected" "$dir.err" >"$scratch/diff"; then
+        pass "$name"
+    else
+        echo "exit status $status" >>"$scratch/diff"
+        fail "$name" "$scratch/diff"
+    fi
+}
 mkdir -p "$scratch/forked" "$scratch/unmarked"
 # Alone: its parent's report may be elsewhere, or none.
 fork_report 4243 4242 >"$scratch/forked/r-4243"
@@ -631,17 +645,10 @@ fi
 # entered main.
 fork_report 4242 >"$scratch/unmarked/r-4242"
 fork_report 4243 4242 | grep -v '^parent' >"$scratch/unmarked/r-4243"
-check_reports "$scratch/unmarked" >/dev/null 2>"$scratch/unmarked.err"
-status=$?
-printf '%s\n' "$scratch/unmarked/r-4243 ($scratch/demo-prog): main entered 0 times, not once" \
-    "$scratch/unmarked/r-4243 ($scratch/demo-prog): function main has counts but was never entered" \
-    >"$scratch/unmarked.expected"
-if [ $status = 1 ] && diff -u "$scratch/unmarked.expected" "$scratch/unmarked.err" >"$scratch/diff"; then
-    pass "check-reports: without a parent record, main must be entered once"
-else
-    echo "exit status $status" >>"$scratch/diff"
-    fail "check-reports: without a parent record, main must be entered once" "$scratch/diff"
-fi
+expect_problems "check-reports: without a parent record, main must be entered once" \
+    "$scratch/unmarked" \
+    "$scratch/unmarked/r-4243 ($scratch/demo-prog): main entered 0 times, not once" \
+    "$scratch/unmarked/r-4243 ($scratch/demo-prog): function main has counts but was never entered"
 
 # Bounds: a minimum above the maximum is wrong; a NaN or an infinity (null in
 # jsonl) is not compared (gawk's format_nan_inf saw only NaNs).
@@ -657,16 +664,8 @@ mkdir -p "$scratch/nan-bounds" "$scratch/bad-bounds"
 # (util has no function-entries site, so the checker also says that scale
 # was never entered: that line, and nothing about its bounds.)
 bounds_report 4300 9221120237041090560 9218868437227405312 >"$scratch/nan-bounds/r-4300"
-check_reports "$scratch/nan-bounds" >/dev/null 2>"$scratch/nan-bounds.err"
-status=$?
-echo "$scratch/nan-bounds/r-4300 ($scratch/demo-prog): function scale has counts but was never entered" \
-    >"$scratch/nan-bounds.expected"
-if [ $status = 1 ] && diff -u "$scratch/nan-bounds.expected" "$scratch/nan-bounds.err" >"$scratch/diff"; then
-    pass "check-reports: NaN and infinite bounds are not compared"
-else
-    echo "exit status $status" >>"$scratch/diff"
-    fail "check-reports: NaN and infinite bounds are not compared" "$scratch/diff"
-fi
+expect_problems "check-reports: NaN and infinite bounds are not compared" "$scratch/nan-bounds" \
+    "$scratch/nan-bounds/r-4300 ($scratch/demo-prog): function scale has counts but was never entered"
 # 2.0 and 1.0
 bounds_report 4301 4611686018427387904 4607182418800017408 >"$scratch/bad-bounds/r-4301"
 check_reports "$scratch/bad-bounds" >/dev/null 2>"$scratch/bad-bounds.err"
