@@ -174,11 +174,8 @@ static struct {
 static bool quiet_failure;
 
 /* The `parent' record: the pid of the process this one was forked from, 0
-   if it was not.  The parent notes its pid before the fork, under the lock,
-   and the child takes it: getppid() in the child would name a reaper if the
-   parent had exited already.  */
+   if it was not.  */
 static long parent_pid;
-static long pid_before_fork;
 
 /* Under the lock: where this process image is in its sequence of reports.  */
 static struct {
@@ -868,7 +865,6 @@ static void report_at_exit(int status, void *unused)
 void sampler_report_fork_prepare(void)
 {
     sampler_report_lock();
-    pid_before_fork = (long)getpid();
 }
 
 void sampler_report_fork_parent(void)
@@ -877,12 +873,13 @@ void sampler_report_fork_parent(void)
 }
 
 /* The child's reports are its own: a sequence of its own, from zero (the
-   caller zeroes the counters), which names the process it was forked
-   from.  */
-void sampler_report_fork_child(void)
+   caller zeroes the counters), which names PARENT, the process it was
+   forked from (the pid the parent had noted for itself: getppid() would
+   name a reaper if the parent had exited already).  */
+void sampler_report_fork_child(long parent)
 {
     memset(&sequence, 0, sizeof sequence);
-    parent_pid = pid_before_fork;
+    parent_pid = parent;
     release_lock();
 }
 

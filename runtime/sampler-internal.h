@@ -281,7 +281,7 @@ void sampler_report_arm(void);
    in every report (the `parent' record).  */
 void sampler_report_fork_prepare(void);
 void sampler_report_fork_parent(void);
-void sampler_report_fork_child(void);
+void sampler_report_fork_child(long parent);
 
 /* Starts the thread that writes interim reports every config->interval
    seconds (no-op without an interval).  Called at configuration and in the
