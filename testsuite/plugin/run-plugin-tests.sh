@@ -4,13 +4,14 @@
 # __SAMPLER__ macro, and the sampler-gcc wrapper's modes.
 # Usage: run-plugin-tests.sh BUILD_DIR   (prints "N passed, N failed")
 
-# GCC quotes with plain ASCII in the C locale, which the patterns expect.
 build=$(cd "${1:?usage: run-plugin-tests.sh BUILD_DIR}" && pwd) || exit 2
 here=$(cd "$(dirname "$0")" && pwd)
 plugin="$build/lib/sampler/sampler.so"
 wrapper="$build/bin/sampler-gcc"
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/sampler-plugin-tests.XXXXXX") || exit 2
 trap 'rm -rf "$scratch"' EXIT
+# tally.sh sets the C locale: GCC quotes with plain ASCII there, which the
+# patterns expect.
 . "$here/../tools/tally.sh"
 
 # --- Check placement and weights ----------------------------------------
