@@ -543,11 +543,14 @@ def machine():
                     break
     except OSError:
         pass
-    commit = subprocess.run(["git", "-C", TOP, "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True).stdout.strip() or "unknown"
+    try:   # a source tree without git (an unpacked tarball) has no commit
+        commit = subprocess.run(["git", "-C", TOP, "rev-parse", "--short", "HEAD"],
+                                capture_output=True, text=True).stdout.strip()
+    except OSError:
+        commit = ""
     return {"host": platform.node(), "cpu": cpu, "cores": os.cpu_count(),
             "system": "%s %s" % (platform.system(), platform.release()),
-            "commit": commit, "date": time.strftime("%Y-%m-%d %H:%M")}
+            "commit": commit or "unknown", "date": time.strftime("%Y-%m-%d %H:%M")}
 
 
 def main():
