@@ -46,16 +46,23 @@ phase () {
 
 
 # autotools_build [CONFIGURE-ARGUMENTS...]: configure with $CC, $CFLAGS and
-# $LDFLAGS, then make.
+# $LDFLAGS (autotools_configure), then make (autotools_make).
 # The generated files of a Debian source tree stand as shipped: Debian's
 # patches may leave Makefile.am or aclocal.m4 newer than what was generated
 # from them, and make would then run the autotools (of other versions than
 # bookworm's: grep, bc).  Both builds use the same files either way.
 KEEP_GENERATED=(ACLOCAL=true AUTOMAKE=true AUTOCONF=true AUTOHEADER=true MAKEINFO=true)
 
+autotools_configure () {
+  ./configure CC="$CC" CFLAGS="$CFLAGS" LDFLAGS="$LDFLAGS" "$@"
+}
+
+autotools_make () {
+  make -j"$JOBS" "${KEEP_GENERATED[@]}" "$@"
+}
+
 autotools_build () {
-  ./configure CC="$CC" CFLAGS="$CFLAGS" LDFLAGS="$LDFLAGS" "$@" &&
-    make -j"$JOBS" "${KEEP_GENERATED[@]}"
+  autotools_configure "$@" && autotools_make
 }
 
 # automake_check: `make check` (which stops at the first directory that

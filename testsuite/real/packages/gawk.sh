@@ -7,9 +7,8 @@ PKG_DEPS="libmpfr-dev libgmp-dev libreadline-dev"
 # and awklib/ (the manual's example programs) are made: the top-level make
 # leaves them out.
 pkg_build () {
-  ./configure CC="$CC" CFLAGS="$CFLAGS" LDFLAGS="$LDFLAGS" --disable-rpath &&
-    sed -i 's/^\(SUBDIRS = .*\) doc awklib /\1 /' Makefile &&
-    make -j"$JOBS" "${KEEP_GENERATED[@]}"
+  autotools_configure --disable-rpath &&
+    sed -i 's/^\(SUBDIRS = .*\) doc awklib /\1 /' Makefile && autotools_make
 }
 pkg_test () {
   make -k "${KEEP_GENERATED[@]}" check > check.log 2>&1
