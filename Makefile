@@ -71,7 +71,7 @@ $(LIBA): $(RUNTIME_OBJS)
 
 $(LIBSO): $(RUNTIME_OBJS)
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-soname,libsampler.so.0 -Wl,-z,defs -o $@ $^ $(GSL_LIBS)
+	$(CC) -shared -Wl,-soname,libsampler.so.0 -Wl,-z,defs -o $@ $^ -lm -lpthread
 	ln -sf libsampler.so.0 $(B)/lib/libsampler.so
 
 $(REPORT_TOOL): $(REPORT_SRCS) $(REPORT_HDRS) runtime/sampler-abi.h

@@ -37,7 +37,7 @@ static pthread_barrier_t all_started;
 static void *sample_once(void *unused)
 {
     (void)unused;
-    __sampler_countdown = __sampler_thread_start();
+    SAMPLER_COUNTDOWN = __sampler_thread_start();
     pthread_barrier_wait(&all_started);   /* every thread alive at once */
     pthread_barrier_wait(&all_started);
     return NULL;

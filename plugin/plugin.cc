@@ -404,6 +404,12 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
 		     define_sampler_macro, NULL);
   if (!parse_arguments (info))
     return 0;
+  register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
+		     (void *) transform_gc_roots);
+  register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
+		     (void *) unit_gc_roots);
+  register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
+		     (void *) redirect_gc_roots);
 
   /* Keep each operand of && and || a conditional of its own, as in the
      source: at -O1 and up the front end would otherwise fold cheap ones into
@@ -411,19 +417,28 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
   if (sampler_opts.schemes & SCHEME_BRANCHES)
     param_logical_op_non_short_circuit = 0;
 
-  /* After all functions are lowered to GIMPLE with a CFG (so the weightless
-     fixpoint sees the whole unit and sites are still the source's own calls,
-     before early inlining), and before into-SSA (so the countdown local is
-     renamed into SSA and GCC's scalar optimisers fold the fast path's
-     decrements).  */
-  struct register_pass_info pass;
-  pass.pass = make_sampler_pass (g);
-  pass.reference_pass_name = "visibility";
-  pass.ref_pass_instance_number = 1;
-  pass.pos_op = PASS_POS_INSERT_AFTER;
-  register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
+  /* After all functions are lowered to GIMPLE with a CFG, before
+     into-SSA and early inlining: the weightless fixpoint sees the whole
+     unit, and the sites are the source's own conditionals, calls and
+     assignments.  */
+  struct register_pass_info sites;
+  sites.pass = make_sites_pass (g);
+  sites.reference_pass_name = "visibility";
+  sites.ref_pass_instance_number = 1;
+  sites.pos_op = PASS_POS_INSERT_AFTER;
+  register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &sites);
 
-  /* Right after: it sees the instrumented bodies, both copies.  */
+  /* After GCC's optimisers, at every level, just before the last clean-up
+     of the CFG: the fast copy is the optimised code.  */
+  struct register_pass_info transform;
+  transform.pass = make_transform_pass (g);
+  transform.reference_pass_name = "optimized";
+  transform.ref_pass_instance_number = 1;
+  transform.pos_op = PASS_POS_INSERT_BEFORE;
+  register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL,
+		     &transform);
+
+  /* Right after the sites pass, before any inlining.  */
   struct register_pass_info redirect;
   redirect.pass = make_redirect_pass (g);
   redirect.reference_pass_name = "sampler";

@@ -19,6 +19,7 @@
 #include "cgraph.h"
 #include "stringpool.h"
 #include "diagnostic-core.h"
+#include "ggc.h"
 
 #include "../runtime/sampler-abi.h"
 
@@ -36,6 +37,13 @@ static const redirection redirections[]
 
 /* The wrappers' declarations in this unit, made on first use.  */
 static tree wrapper_decls[N_REDIRECTIONS];
+
+/* They live in GCC's garbage-collected memory.  */
+const struct ggc_root_tab redirect_gc_roots[] = {
+  { &wrapper_decls[0], N_REDIRECTIONS, sizeof (tree), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  LAST_GGC_ROOT_TAB
+};
 
 /* The redirection for a call to FNDECL: a declaration of a library
    function, not a definition of the program's own by that name.  */

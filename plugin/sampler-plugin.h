@@ -94,26 +94,33 @@ struct site_info
 extern vec<site_info> unit_sites;
 extern unsigned unit_counters;
 
-/* The call that stands for a predicate site until the transformation puts
-   the site's instrumentation (slow copy) or a decrement (fast copy) in its
-   place: __sampler_site (INDEX, VALUES...).  Site statements (markers and
-   checks calls) carry uid INDEX + 1.  */
-extern tree site_marker_fn;
+/* A site marker stands for a site from the discovery of sites, before
+   GCC's optimisers, until the transformation, after them, puts the site's
+   instrumentation (slow copy) or nothing (fast copy) in its place: a
+   volatile asm taking the site's index and the values it observes.  A
+   check's marker also sets `taken', which says whether the check call
+   runs.  */
 bool is_site_marker (gimple *stmt);
-/* How many consecutive sites the site statement STMT stands for: the
-   pairs of one assignment share a marker; every other marker and check
-   call is one site.  */
-unsigned site_count (gimple *stmt);
+bool is_taken_marker (gimple *stmt);
+unsigned marker_site (gimple *marker);
+unsigned marker_num_values (gimple *marker);
+tree marker_value (gimple *marker, unsigned i);
+tree marker_taken (gimple *marker);
+/* How many consecutive sites, from marker_site, a marker stands for: the
+   pairs of one assignment share one; every other marker is one site.  */
+unsigned site_count (gimple *marker);
+
+/* An operand of an asm statement.  */
+tree asm_operand (const char *constraint, tree value);
 
 /* Finds the sites of every selected function of the unit, putting markers
    where predicate sites are, and numbers them.  */
 void discover_sites (void);
 
-/* Inserts before the site statement STMT the call that observes its
-   sites when the countdown runs out there and sets NEXT to the countdown
-   that follows them; LEFT holds what was left of the countdown after the
-   sites' decrement (<= 0); VALUES is the function's values_array.  A marker is then removed by the caller; a
-   check call stays and runs.  */
+/* Inserts before the marker STMT the call that observes its sites when
+   the countdown runs out there and sets NEXT to the countdown that follows
+   them; LEFT holds what was left of the countdown after the sites'
+   decrement (<= 0); VALUES is the function's values_array.  */
 gimple *build_sample_call (gimple *stmt, tree left, tree next, tree values);
 /* The array in which build_sample_call passes the values of up to N
    scalar-pairs sites (with the assigned value): one per function, the
@@ -136,12 +143,19 @@ void emit_unit (void);
 /* The unit's counter array, created once the sites are known.  */
 tree unit_counters_decl (void);
 
-/* Registers the transformation pass.  */
-opt_pass *make_sampler_pass (gcc::context *ctxt);
+/* The pass that finds the sites and the weightless functions, before
+   GCC's optimisers, and the transformation, after them (transform.cc).  */
+opt_pass *make_sites_pass (gcc::context *ctxt);
+opt_pass *make_transform_pass (gcc::context *ctxt);
 
 /* The pass that redirects calls to the exec family, pthread_create and
    signal handling to the runtime's wrappers (redirect.cc).  */
 opt_pass *make_redirect_pass (gcc::context *ctxt);
+
+/* The files' trees that outlive a function, for GCC's garbage collector.  */
+extern const struct ggc_root_tab transform_gc_roots[];
+extern const struct ggc_root_tab unit_gc_roots[];
+extern const struct ggc_root_tab redirect_gc_roots[];
 
 /* Notes, from the front end, where a plain `sampled' was written.  */
 void note_sampled_attribute (tree decl);

@@ -34,29 +34,55 @@
 
 vec<site_info> unit_sites;
 unsigned unit_counters;
-tree site_marker_fn;
+
+/* The template of every marker: an assembler comment, should one ever
+   reach the output.  */
+static const char marker_template[] = "# sampler site";
 
 bool
 is_site_marker (gimple *stmt)
 {
-  return site_marker_fn && is_gimple_call (stmt)
-	 && gimple_call_fndecl (stmt) == site_marker_fn;
+  gasm *marker = dyn_cast <gasm *> (stmt);
+  return marker && strcmp (gimple_asm_string (marker), marker_template) == 0;
 }
 
-static void
-declare_site_marker (void)
+bool
+is_taken_marker (gimple *stmt)
 {
-  if (site_marker_fn)
-    return;
-  tree type = build_varargs_function_type_list (void_type_node,
-						unsigned_type_node, NULL_TREE);
-  site_marker_fn = build_fn_decl ("__sampler_site", type);
-  TREE_PUBLIC (site_marker_fn) = 1;
-  DECL_EXTERNAL (site_marker_fn) = 1;
-  DECL_ARTIFICIAL (site_marker_fn) = 1;
-  TREE_NOTHROW (site_marker_fn) = 1;
-  DECL_ATTRIBUTES (site_marker_fn)
-    = tree_cons (get_identifier ("leaf"), NULL_TREE, NULL_TREE);
+  return is_site_marker (stmt) && gimple_asm_noutputs (as_a <gasm *> (stmt));
+}
+
+unsigned
+marker_site (gimple *stmt)
+{
+  tree index = TREE_VALUE (gimple_asm_input_op (as_a <gasm *> (stmt), 0));
+  return tree_to_uhwi (index);
+}
+
+unsigned
+marker_num_values (gimple *stmt)
+{
+  return gimple_asm_ninputs (as_a <gasm *> (stmt)) - 1;
+}
+
+tree
+marker_value (gimple *stmt, unsigned i)
+{
+  return TREE_VALUE (gimple_asm_input_op (as_a <gasm *> (stmt), i + 1));
+}
+
+tree
+marker_taken (gimple *stmt)
+{
+  return TREE_VALUE (gimple_asm_output_op (as_a <gasm *> (stmt), 0));
+}
+
+unsigned
+site_count (gimple *stmt)
+{
+  if (unit_sites[marker_site (stmt)].scheme == SCHEME_SCALAR_PAIRS)
+    return marker_num_values (stmt) - 1;
+  return 1;
 }
 
 /* ---------------------------------------------------------------------
@@ -238,44 +264,44 @@ new_site (unsigned scheme, location_t loc, char *predicate,
   return unit_sites.length () - 1;
 }
 
-static void
-mark_site (gimple *stmt, unsigned index)
+tree
+asm_operand (const char *constraint, tree value)
 {
-  gimple_set_uid (stmt, index + 1);
+  tree text = build_string (strlen (constraint) + 1, constraint);
+  return build_tree_list (build_tree_list (NULL_TREE, text), value);
 }
 
-/* A marker for site INDEX observing VALUES.  */
-static gcall *
-build_marker (unsigned index, location_t loc, const vec<tree> &values)
+/* A marker for site INDEX observing VALUES (with TAKEN, for a check: the
+   output that says whether the check call runs).  A volatile asm without
+   a memory clobber: the optimisers keep it where the site is, run it as
+   often as the site runs (copies of it included, as when a loop is
+   unrolled) and keep its operands, yet move memory accesses freely around
+   it.  The transformation replaces every marker after the optimisers.  */
+static gasm *
+build_marker (unsigned index, location_t loc, const vec<tree> &values,
+	      tree taken = NULL_TREE)
 {
-  declare_site_marker ();
-  auto_vec<tree> args;
-  args.safe_push (build_int_cst (unsigned_type_node, index));
-  args.safe_splice (values);
-  gcall *marker = gimple_build_call_vec (site_marker_fn, args);
+  vec<tree, va_gc> *inputs = NULL, *outputs = NULL;
+  vec_safe_push (inputs, asm_operand ("i", build_int_cst (unsigned_type_node,
+							  index)));
+  for (tree value : values)
+    vec_safe_push (inputs, asm_operand ("X", value));
+  if (taken)
+    vec_safe_push (outputs, asm_operand ("=r", taken));
+  gasm *marker = gimple_build_asm_vec (marker_template, inputs, outputs, NULL,
+				       NULL);
+  gimple_asm_set_volatile (marker, true);
   gimple_set_location (marker, loc);
-  mark_site (marker, index);
   return marker;
 }
 
-static gcall *
+static gasm *
 build_marker (unsigned index, location_t loc, tree value = NULL_TREE)
 {
   auto_vec<tree> values;
   if (value)
     values.safe_push (value);
   return build_marker (index, loc, values);
-}
-
-unsigned
-site_count (gimple *stmt)
-{
-  if (!is_site_marker (stmt))
-    return 1;
-  const site_info &site = unit_sites[gimple_uid (stmt) - 1];
-  if (site.scheme == SCHEME_SCALAR_PAIRS)
-    return gimple_call_num_args (stmt) - 2;
-  return 1;
 }
 
 /* Statements inserted after WHERE, in order: directly, or on the normal
@@ -829,8 +855,20 @@ assignment_sites (gimple *stmt, unsigned schemes)
 	  unit_sites[index].value_kind = value_kind_of (type);
 	  operands.safe_push (c);
 	}
-      if (operands.length () > 1)
-	after.add (build_marker (first, loc, operands));
+      /* One marker for the pairs of the assignment, so that the slow copy
+	 tests the countdown once for them (their sites are consecutive); a
+	 few markers for very many pairs, as an asm takes at most 255
+	 operands.  */
+      const unsigned per_marker = 64;
+      for (unsigned done = 1; done < operands.length (); done += per_marker)
+	{
+	  auto_vec<tree> chunk;
+	  chunk.safe_push (value);
+	  for (unsigned i = done;
+	       i < MIN (done + per_marker, operands.length ()); i++)
+	    chunk.safe_push (operands[i]);
+	  after.add (build_marker (first + done - 1, loc, chunk));
+	}
     }
   if ((schemes & SCHEME_FLOAT_KINDS) && SCALAR_FLOAT_TYPE_P (type))
     {
@@ -858,6 +896,56 @@ assignment_sites (gimple *stmt, unsigned schemes)
   after.commit (stmt);
 }
 
+/* Makes the call to a check function CALL, site INDEX, run only when the
+   site is sampled: `if (TAKEN) CALL', TAKEN set by the site's marker; a
+   skipped call's result reads as zero.  The arguments are evaluated
+   either way.  */
+static void
+check_site (gcall *call, unsigned index)
+{
+  location_t loc = gimple_location (call);
+  tree taken = create_tmp_reg (boolean_type_node, "sampler_taken");
+  auto_vec<tree> no_values;
+  gasm *marker = build_marker (index, loc, no_values, taken);
+  gimple_stmt_iterator gsi = gsi_for_stmt (call);
+  gsi_insert_before (&gsi, marker, GSI_SAME_STMT);
+  basic_block test = gimple_bb (marker);
+  basic_block body = split_block (test, marker)->dest;
+  /* Where an unsampled visit goes: a block of its own on the way out of
+     the call, which zeroes the result.  */
+  edge out;
+  if (stmt_ends_bb_p (call))
+    {
+      edge e;
+      edge_iterator ei;
+      out = NULL;
+      FOR_EACH_EDGE (e, ei, body->succs)
+	if (!(e->flags & (EDGE_ABNORMAL | EDGE_EH)))
+	  out = e;
+      gcc_assert (out);
+    }
+  else
+    out = split_block (body, call);
+  basic_block after = split_edge (out);
+  edge run = single_succ_edge (test);
+  run->flags &= ~EDGE_FALLTHRU;
+  run->flags |= EDGE_TRUE_VALUE;
+  run->probability = profile_probability::very_unlikely ();
+  gcond *cond = gimple_build_cond (NE_EXPR, taken, boolean_false_node,
+				   NULL_TREE, NULL_TREE);
+  gimple_set_location (cond, loc);
+  gsi = gsi_last_bb (test);
+  gsi_insert_after (&gsi, cond, GSI_NEW_STMT);
+  edge skip = make_edge (test, after, EDGE_FALSE_VALUE);
+  skip->probability = run->probability.invert ();
+  if (tree lhs = gimple_call_lhs (call))
+    {
+      gimple *zero = gimple_build_assign (lhs, build_zero_cst (TREE_TYPE (lhs)));
+      gimple_set_location (zero, loc);
+      gsi_insert_on_edge_immediate (skip, zero);
+    }
+}
+
 /* Finds and marks the sites of the current function.  */
 static void
 discover_function_sites (void)
@@ -870,7 +958,6 @@ discover_function_sites (void)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
 	 gsi_next (&gsi))
       {
-	gimple_set_uid (gsi_stmt (gsi), 0);
 	stmts.safe_push (gsi_stmt (gsi));
 	stmt_blocks.safe_push (bb->index);
       }
@@ -922,8 +1009,8 @@ discover_function_sites (void)
 	      else if (schemes & SCHEME_CHECKS)
 		{
 		  char *text = concat (callee_text (call), " (...)", NULL);
-		  mark_site (call, new_site (SCHEME_CHECKS, loc, text,
-					     "sampled", 1));
+		  check_site (call, new_site (SCHEME_CHECKS, loc, text,
+					      "sampled", 1));
 		}
 	      continue;
 	    }

@@ -1,21 +1,25 @@
 /* sampler.so: the sampling transformation of seed 000 on GIMPLE.
    Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).
 
-   For every function with sites:
-     - the countdown lives in a local, imported from the thread-local
-       __sampler_countdown at entry and after calls to weighty functions,
-       exported before such calls and before every return;
-     - threshold checks sit at function entry, after weighty calls and on
-       enough DFS back edges that every cycle holding a site crosses a check;
-       a check's weight is the largest number of sites on a path from it to
-       the next checks, and zero-weight checks are dropped;
-     - the body is cloned, as far as sites lie ahead before a check: the
-       fast copy only decrements the countdown at sites, the slow copy
-       decrements, tests and runs the site at zero, and returns to the fast
-       copy after its region's last site; each check goes to the fast copy
-       when the countdown exceeds its weight.
-   Functions whose CFG cannot be cloned safely (setjmp, abnormal or EH edges,
-   asm goto) get the slow copy's per-site guards without cloning.  */
+   Two passes.  The first, before GCC's optimisers, finds the sites (site
+   markers, see sites.cc) and which functions of the unit are weightless.
+   The second runs after the optimisers, on each function in SSA form, so
+   that the fast copy is the code GCC optimised as if the program had no
+   sites; for every function with markers:
+     - threshold checks sit at function entry, after calls to weighty
+       functions and on enough DFS back edges that every cycle holding a
+       site crosses a check; a check's weight is the largest number of
+       sites on a path from it to the next checks;
+     - the blocks from which a site is reachable before the next checks
+       are copied: the original blocks without their markers are the fast
+       copy, the copies observe each site when the countdown runs out there
+       (the slow copy) and return to the fast copy after their region's
+       last site;
+     - each check takes its region's weight from the thread's countdown
+       at once, in memory (no register is kept for it, nothing is saved
+       around calls), and goes to the slow copy only when that borrows.
+   Functions whose CFG cannot be copied safely (setjmp, abnormal or EH
+   edges, asm goto) get a test of the countdown at each site instead.  */
 
 #include "sampler-plugin.h"
 
@@ -38,20 +42,38 @@
 #include "stringpool.h"
 #include "attribs.h"
 #include "gimple-pretty-print.h"
-#include "print-tree.h"
 #include "predict.h"
 #include "hash-set.h"
-#include "gimple-walk.h"
 #include "ssa.h"
-#include "tree-inline.h"
-#include "ipa-utils.h"
+#include "tree-ssa.h"
+#include "tree-into-ssa.h"
+#include "tree-ssa-dce.h"
+#include "tree-phinodes.h"
+#include "bitmap.h"
+#include "gimplify.h"
+#include "ggc.h"
 
 #include "../runtime/sampler-abi.h"
 
-/* Runtime symbols, declared once per unit.  */
-static tree countdown_global;
+/* Runtime symbols, declared once per unit: the thread's countdown and the
+   end of its region (see sampler-abi.h).  */
+static tree countdown_state;
+static tree region_end_state;
 static tree thread_start_fn;
 static tree skip_fn;
+
+/* They live in GCC's garbage-collected memory, which collects between the
+   functions the second pass transforms.  */
+const struct ggc_root_tab transform_gc_roots[] = {
+  { &countdown_state, 1, sizeof (tree), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  { &region_end_state, 1, sizeof (tree), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  { &thread_start_fn, 1, sizeof (tree), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  { &skip_fn, 1, sizeof (tree), &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
+  LAST_GGC_ROOT_TAB
+};
 
 /* A runtime function returning a countdown: `long NAME (void)', or
    `long NAME (long)' when TAKES_COUNTDOWN.  */
@@ -74,34 +96,56 @@ runtime_function (const char *name, bool takes_countdown = false)
   return decl;
 }
 
+/* The runtime's thread-local NAME, of TYPE.  */
+static tree
+runtime_thread_local (const char *name, tree type)
+{
+  tree decl = build_decl (BUILTINS_LOCATION, VAR_DECL, get_identifier (name),
+			  type);
+  TREE_PUBLIC (decl) = 1;
+  DECL_EXTERNAL (decl) = 1;
+  TREE_STATIC (decl) = 1;
+  DECL_ARTIFICIAL (decl) = 1;
+  /* asm statements take it as a memory operand.  */
+  TREE_ADDRESSABLE (decl) = 1;
+  /* Same model as the runtime's definition: one %fs-relative access.  */
+  set_decl_tls_model (decl, TLS_MODEL_INITIAL_EXEC);
+  return decl;
+}
+
 static void
 declare_runtime (void)
 {
-  if (countdown_global)
+  if (countdown_state)
     return;
-  countdown_global = build_decl (BUILTINS_LOCATION, VAR_DECL,
-				 get_identifier ("__sampler_countdown"),
-				 long_integer_type_node);
-  TREE_PUBLIC (countdown_global) = 1;
-  DECL_EXTERNAL (countdown_global) = 1;
-  TREE_STATIC (countdown_global) = 1;
-  DECL_ARTIFICIAL (countdown_global) = 1;
-  /* Same model as the runtime's definition: one %fs-relative access.  */
-  set_decl_tls_model (countdown_global, TLS_MODEL_INITIAL_EXEC);
+  /* One object, so that one register holds the address of both.  */
+  tree state = runtime_thread_local ("__sampler_countdown",
+				     build_array_type_nelts
+				     (long_integer_type_node, 2));
+  countdown_state = build4 (ARRAY_REF, long_integer_type_node, state,
+			     size_int (0), NULL_TREE, NULL_TREE);
+  region_end_state = build4 (ARRAY_REF, long_integer_type_node, state,
+			      size_int (1), NULL_TREE, NULL_TREE);
   thread_start_fn = runtime_function ("__sampler_thread_start_preserving");
   skip_fn = runtime_function ("__sampler_skip", true);
 }
 
+/* The countdown and the region's end, for a statement of their own (GIMPLE
+   does not share references).  */
+static tree
+countdown_ref ()
+{
+  return unshare_expr (countdown_state);
+}
+
+static tree
+region_end_ref ()
+{
+  return unshare_expr (region_end_state);
+}
+
 /* ---------------------------------------------------------------------
    Classifying calls and the weightless fixpoint.  */
-
-enum call_kind
-{
-  CALL_SITE,		/* A checks-scheme site: call to a `sampled' function.  */
-  CALL_WEIGHTLESS,	/* Cannot touch the countdown.  */
-  CALL_WEIGHTY,		/* May use the countdown: export, import, check.  */
-  CALL_LOCAL		/* Defined in this unit: as the fixpoint says.  */
-};
 
 /* Is NAME in the user's comma-separated weightless= list?  */
 static bool
@@ -125,19 +169,6 @@ user_asserts_weightless (tree fndecl)
   return false;
 }
 
-/* The function defined in this unit that a call to FNDECL reaches, if any.  */
-static cgraph_node *
-local_definition (tree fndecl)
-{
-  cgraph_node *node = cgraph_node::get (fndecl);
-  if (!node)
-    return NULL;
-  node = node->ultimate_alias_target ();
-  if (!node || !node->has_gimple_body_p ())
-    return NULL;
-  return node;
-}
-
 /* Does CALL hand a function to its callee, which may call it back?  */
 static bool
 passes_function_pointer (gcall *call)
@@ -151,8 +182,8 @@ passes_function_pointer (gcall *call)
   return false;
 }
 
-/* The longjmp family: they leave the caller for a setjmp receiver that
-   imports the countdown, so the countdown must be exported before them.  */
+/* The longjmp family: they leave the caller for a setjmp receiver, which
+   must see the countdown the region has used.  */
 static bool
 longjmp_like (tree fndecl)
 {
@@ -168,52 +199,72 @@ longjmp_like (tree fndecl)
   return false;
 }
 
-static enum call_kind
-classify_call (gimple *stmt, bool caller_selected)
+/* Functions of the unit as the first pass found them, by DECL_UID: true
+   for those that have sites or may reach one (weighty).  */
+static hash_map<int_hash<int, -1, -2>, bool> *unit_functions;
+
+/* The function of this unit a call to FNDECL reaches, if any.  */
+static cgraph_node *
+local_definition (tree fndecl)
+{
+  cgraph_node *node = cgraph_node::get (fndecl);
+  if (!node)
+    return NULL;
+  node = node->ultimate_alias_target ();
+  if (!node || !node->definition)
+    return NULL;
+  return node;
+}
+
+/* Whether the unit's function NODE is weighty, as the first pass found it
+   or the function it was cloned from (IPA clones keep their original's
+   sites); a function the first pass did not see is taken to be.  */
+static bool
+local_function_weighty (cgraph_node *node)
+{
+  tree decls[] = { node->decl, node->former_clone_of };
+  for (tree decl : decls)
+    if (decl)
+      if (bool *weighty = unit_functions->get (DECL_UID (decl)))
+	return *weighty;
+  return true;
+}
+
+/* Whether the call STMT may use the countdown: a call to an unknown
+   function, to a weighty one of the unit, or one that may call back into
+   the program.  The first pass asks before the weightless fixpoint, with
+   LOCAL_CALLEE set: a call to a function of the unit is then answered by
+   *LOCAL_CALLEE.  */
+static bool
+call_is_weighty (gimple *stmt, cgraph_node **local_callee = NULL)
 {
   gcall *call = as_a <gcall *> (stmt);
   if (gimple_call_internal_p (call))
-    return CALL_WEIGHTLESS;
+    return false;
   tree fndecl = gimple_call_fndecl (call);
   if (!fndecl)
-    return CALL_WEIGHTY;
-  if (fndecl == site_marker_fn)
-    return CALL_SITE;
-  if (caller_selected && (sampler_opts.schemes & SCHEME_CHECKS)
-      && is_check_function (fndecl))
-    return CALL_SITE;
+    return true;
   /* A second return from setjmp, or a longjmp to it, moves the countdown
      between functions behind the calls' backs.  */
   if ((gimple_call_flags (call) & ECF_RETURNS_TWICE) || longjmp_like (fndecl))
-    return CALL_WEIGHTY;
+    return true;
   if (sampled_attribute_form (fndecl) == SAMPLED_WEIGHTLESS
       || user_asserts_weightless (fndecl))
-    return CALL_WEIGHTLESS;
-  if (local_definition (fndecl))
-    return CALL_LOCAL;
+    return false;
+  if (cgraph_node *node = local_definition (fndecl))
+    {
+      if (local_callee)
+	{
+	  *local_callee = node;
+	  return false;
+	}
+      return local_function_weighty (node);
+    }
   /* Library code never touches the countdown, unless it calls back into
      ours (qsort, bsearch, pthread_once...).  */
   if (fndecl_built_in_p (fndecl) || DECL_IN_SYSTEM_HEADER (fndecl))
-    return passes_function_pointer (call) ? CALL_WEIGHTY : CALL_WEIGHTLESS;
-  return CALL_WEIGHTY;
-}
-
-/* Functions of this unit that have sites or may reach a site.  */
-static hash_set<tree> *weighty_functions;
-
-static bool
-call_is_weighty (gimple *stmt, bool caller_selected)
-{
-  switch (classify_call (stmt, caller_selected))
-    {
-    case CALL_WEIGHTY:
-      return true;
-    case CALL_LOCAL:
-      return weighty_functions->contains
-	(local_definition (gimple_call_fndecl (stmt))->decl);
-    default:
-      return false;
-    }
+    return passes_function_pointer (call);
+  return true;
 }
 
 /* Seed 000's fixpoint: a function is weightless when it has no sites and
@@ -221,8 +272,10 @@ call_is_weighty (gimple *stmt, bool caller_selected)
    reach a site or an unknown callee, by propagating backwards over the
    unit's call edges: linear in the size of the unit.  */
 static void
-compute_weighty_functions (void)
+find_weighty_functions (void)
 {
+  if (!unit_functions)
+    unit_functions = new hash_map<int_hash<int, -1, -2>, bool>;
   hash_map<tree, vec<tree> > callers;
   auto_vec<tree> worklist;
   cgraph_node *node;
@@ -231,7 +284,6 @@ compute_weighty_functions (void)
       function *fn = DECL_STRUCT_FUNCTION (node->decl);
       if (!fn || !fn->cfg)
 	continue;
-      bool selected = function_selected (node->decl);
       bool weighty = false;
       basic_block bb;
       FOR_EACH_BB_FN (bb, fn)
@@ -239,27 +291,18 @@ compute_weighty_functions (void)
 	     gsi_next (&gsi))
 	  {
 	    gimple *stmt = gsi_stmt (gsi);
+	    if (is_site_marker (stmt))
+	      weighty = true;
 	    if (!is_gimple_call (stmt))
 	      continue;
-	    switch (classify_call (stmt, selected))
-	      {
-	      case CALL_SITE:
-	      case CALL_WEIGHTY:
-		weighty = true;
-		break;
-	      case CALL_LOCAL:
-		{
-		  tree callee
-		    = local_definition (gimple_call_fndecl (stmt))->decl;
-		  vec<tree> &list = callers.get_or_insert (callee);
-		  list.safe_push (node->decl);
-		}
-		break;
-	      default:
-		break;
-	      }
+	    cgraph_node *callee = NULL;
+	    if (call_is_weighty (stmt, &callee))
+	      weighty = true;
+	    else if (callee)
+	      callers.get_or_insert (callee->decl).safe_push (node->decl);
 	  }
-      if (weighty && !weighty_functions->add (node->decl))
+      unit_functions->put (DECL_UID (node->decl), weighty);
+      if (weighty)
 	worklist.safe_push (node->decl);
     }
   while (!worklist.is_empty ())
@@ -269,8 +312,14 @@ compute_weighty_functions (void)
       if (!list)
 	continue;
       for (tree caller : *list)
-	if (!weighty_functions->add (caller))
-	  worklist.safe_push (caller);
+	{
+	  bool &weighty = unit_functions->get_or_insert (DECL_UID (caller));
+	  if (!weighty)
+	    {
+	      weighty = true;
+	      worklist.safe_push (caller);
+	    }
+	}
     }
   for (auto entry : callers)
     entry.second.release ();
@@ -286,57 +335,6 @@ long_cst (HOST_WIDE_INT value)
 }
 
 static void
-insert_before (gimple *where, gimple *stmt)
-{
-  gimple_set_location (stmt, gimple_location (where));
-  gimple_stmt_iterator gsi = gsi_for_stmt (where);
-  gsi_insert_before (&gsi, stmt, GSI_SAME_STMT);
-}
-
-/* The edge a block falls out of when its last statement returns normally
-   (not an abnormal or EH edge), or NULL.  */
-static edge
-normal_successor (basic_block bb)
-{
-  edge e;
-  edge_iterator ei;
-  FOR_EACH_EDGE (e, ei, bb->succs)
-    if (!(e->flags & (EDGE_ABNORMAL | EDGE_EH | EDGE_FAKE)))
-      return e;
-  return NULL;
-}
-
-/* Inserts STMT right after WHERE, on its block's normal out edge when WHERE
-   ends the block.  Returns false when control never continues after WHERE.  */
-static bool
-insert_after (gimple *where, gimple *stmt)
-{
-  gimple_set_location (stmt, gimple_location (where));
-  basic_block bb = gimple_bb (where);
-  if (stmt_ends_bb_p (where))
-    {
-      edge e = normal_successor (bb);
-      if (!e)
-	return false;
-      gsi_insert_on_edge_immediate (e, stmt);
-      return true;
-    }
-  gimple_stmt_iterator gsi = gsi_for_stmt (where);
-  gsi_insert_after (&gsi, stmt, GSI_NEW_STMT);
-  return true;
-}
-
-/* An empty block placed before DEST and in DEST's loop.  */
-static basic_block
-new_block_for (basic_block dest)
-{
-  basic_block bb = create_empty_bb (dest->prev_bb);
-  if (current_loops)
-    add_bb_to_loop (bb, dest->loop_father);
-  return bb;
-}
-
-static void
 append (basic_block bb, gimple *stmt, location_t loc)
 {
   gimple_set_location (stmt, loc);
@@ -344,31 +342,144 @@ append (basic_block bb, gimple *stmt, location_t loc)
   gsi_insert_after (&gsi, stmt, GSI_NEW_STMT);
 }
 
-/* Marks BB as rarely executed, for block layout and the branch on it.  */
-static void
-predict_cold (basic_block bb)
+/* Splits the edge E and returns the new block, run as often as COUNT
+   says.  */
+static basic_block
+block_on_edge (edge e, profile_count count)
 {
-  gimple_stmt_iterator gsi = gsi_after_labels (bb);
-  gsi_insert_before (&gsi, gimple_build_predict (PRED_COLD_LABEL, NOT_TAKEN),
-		     GSI_SAME_STMT);
+  basic_block bb = split_edge (e);
+  bb->count = count;
+  return bb;
 }
 
 /* Makes the (empty, single-successor) block BB end in `if (LHS CODE RHS)'
-   with TRUE_DEST and FALSE_DEST, the true side being the unlikely one when
-   TRUE_UNLIKELY.  */
+   with TRUE_DEST and FALSE_DEST, the true side being the unlikely one.  */
 static void
 end_with_condition (basic_block bb, enum tree_code code, tree lhs, tree rhs,
 		    basic_block true_dest, basic_block false_dest,
-		    bool true_unlikely, location_t loc)
+		    location_t loc)
 {
-  while (EDGE_COUNT (bb->succs))
-    remove_edge (EDGE_SUCC (bb, 0));
+  edge only = single_succ_edge (bb);
+  bool to_true = only->dest == true_dest;
+  gcc_assert (to_true || only->dest == false_dest);
+  only->flags &= ~EDGE_FALLTHRU;
+  only->flags |= to_true ? EDGE_TRUE_VALUE : EDGE_FALSE_VALUE;
   append (bb, gimple_build_cond (code, lhs, rhs, NULL_TREE, NULL_TREE), loc);
-  edge t = make_edge (bb, true_dest, EDGE_TRUE_VALUE);
-  edge f = make_edge (bb, false_dest, EDGE_FALSE_VALUE);
-  profile_probability rare = profile_probability::very_unlikely ();
-  t->probability = true_unlikely ? rare : rare.invert ();
-  f->probability = t->probability.invert ();
+  edge other = make_edge (bb, to_true ? false_dest : true_dest,
+			  to_true ? EDGE_FALSE_VALUE : EDGE_TRUE_VALUE);
+  edge t = to_true ? only : other;
+  t->probability = profile_probability::very_unlikely ();
+  (to_true ? other : only)->probability = t->probability.invert ();
+}
+
+/* Gives the new edge E into a block with PHI nodes the arguments that the
+   edge FROM gives the PHI nodes of its own destination (the same block, or
+   the block that E's destination is a copy of).  */
+static void
+copy_phi_args (edge from, edge e)
+{
+  gphi_iterator to_phi = gsi_start_phis (e->dest);
+  for (gphi_iterator phi = gsi_start_phis (from->dest); !gsi_end_p (phi);
+       gsi_next (&phi), gsi_next (&to_phi))
+    add_phi_arg (to_phi.phi (), PHI_ARG_DEF_FROM_EDGE (phi.phi (), from), e,
+		 gimple_phi_arg_location_from_edge (phi.phi (), from));
+}
+
+/* ---------------------------------------------------------------------
+   The countdown in memory.  Instrumented code keeps no register for
+   sampling: the fast copy changes the thread's countdown where it is, with
+   one instruction on x86-64, and the slow copy does the same, with the end
+   of its region noted in memory too.  A register for either would be one
+   fewer for the program wherever the slow copy is, and the register
+   allocator gives a value one place in both copies.  */
+
+/* The thread-local VAR, in a new SSA name, added to SEQ.  */
+static tree
+load (gimple_seq *seq, tree var, location_t loc)
+{
+  tree value = make_ssa_name (long_integer_type_node);
+  gimple *stmt = gimple_build_assign (value, var);
+  gimple_set_location (stmt, loc);
+  gimple_seq_add_stmt (seq, stmt);
+  return value;
+}
+
+static void
+add_stmt (gimple_seq *seq, gimple *stmt, location_t loc)
+{
+  gimple_set_location (stmt, loc);
+  gimple_seq_add_stmt (seq, stmt);
+}
+
+/* `VAR -= AMOUNT', added to SEQ, VAR a thread-local of the runtime; when
+   TEST is not NULL, returns whether the subtraction borrowed (TEST "c":
+   VAR was below AMOUNT, as unsigned numbers) or whether VAR is now at most
+   zero (TEST "le").  AMOUNT is a constant or a long.  */
+static tree
+subtract (gimple_seq *seq, tree var, tree amount, const char *test,
+	  location_t loc)
+{
+  tree flag = test ? make_ssa_name (boolean_type_node) : NULL_TREE;
+#if defined(__x86_64__)
+  /* sub sets the flags the branch tests.  */
+  vec<tree, va_gc> *inputs = NULL, *outputs = NULL;
+  vec_safe_push (outputs, asm_operand ("=m", var));
+  if (flag)
+    vec_safe_push (outputs, asm_operand (strcmp (test, "c") == 0
+					 ? "=@ccc" : "=@ccle", flag));
+  vec_safe_push (inputs, asm_operand ("m", unshare_expr (var)));
+  vec_safe_push (inputs, asm_operand ("er", amount));
+  const char *text = flag ? "subq %3, %0" : "subq %2, %0";
+  gasm *sub = gimple_build_asm_vec (text, inputs, outputs, NULL, NULL);
+  if (flag)
+    SSA_NAME_DEF_STMT (flag) = sub;
+  add_stmt (seq, sub, loc);
+#else
+  tree type = long_unsigned_type_node;
+  /* In unsigned arithmetic, which wraps.  */
+  tree before = make_ssa_name (type);
+  add_stmt (seq, gimple_build_assign (before, NOP_EXPR, load (seq, var, loc)),
+	    loc);
+  tree by = make_ssa_name (type);
+  add_stmt (seq, gimple_build_assign (by, NOP_EXPR, amount), loc);
+  tree uafter = make_ssa_name (type);
+  add_stmt (seq, gimple_build_assign (uafter, MINUS_EXPR, before, by), loc);
+  tree after = make_ssa_name (long_integer_type_node);
+  add_stmt (seq, gimple_build_assign (after, NOP_EXPR, uafter), loc);
+  add_stmt (seq, gimple_build_assign (unshare_expr (var), after), loc);
+  if (flag && strcmp (test, "c") == 0)
+    add_stmt (seq, gimple_build_assign (flag, LT_EXPR, before, by), loc);
+  else if (flag)
+    add_stmt (seq, gimple_build_assign (flag, LE_EXPR, after, long_cst (0)),
+	      loc);
+#endif
+  return flag;
+}
+
+/* Adds SEQ at the end of BB.  */
+static void
+append_seq (basic_block bb, gimple_seq seq)
+{
+  gimple_stmt_iterator gsi = gsi_last_bb (bb);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+}
+
+/* `VAR -= AMOUNT' at the end of BB (see subtract).  */
+static tree
+append_subtract (basic_block bb, tree var, HOST_WIDE_INT amount,
+		 const char *test, location_t loc)
+{
+  gimple_seq seq = NULL;
+  tree flag = subtract (&seq, var, long_cst (amount), test, loc);
+  append_seq (bb, seq);
+  return flag;
+}
+
+/* `VAR += AMOUNT' at the end of BB.  */
+static void
+append_add (basic_block bb, tree var, HOST_WIDE_INT amount, location_t loc)
+{
+  append_subtract (bb, var, -amount, NULL, loc);
 }
 
 /* ---------------------------------------------------------------------
@@ -378,13 +489,15 @@ enum check_kind
 {
   CHECK_ENTRY,
   CHECK_AFTER_CALL,
-  CHECK_BACK_EDGE,
+  CHECK_LOOP_HEAD,		/* At the head of a natural loop.  */
+  CHECK_BACK_EDGE,		/* On a cycle that is not a natural loop.  */
   CHECK_LONG_PATH,		/* Bounds the weight of long regions.  */
   CHECK_LOOP_EXIT		/* Starts a region after a loop.  */
 };
 
 static const char *const check_kind_names[]
-  = { "entry", "after-call", "back-edge", "long-path", "loop-exit" };
+  = { "entry", "after-call", "loop-head", "back-edge", "long-path",
+      "loop-exit" };
 
 struct check_point
 {
@@ -397,13 +510,7 @@ struct check_point
 /* Everything the transformation of one function works with.  */
 struct function_state
 {
-  function *fn;
-  tree countdown;		/* The function-local copy.  */
-  /* In the slow copy: the countdown as it will be at the end of the
-     region, once the visits not yet made there are counted (see
-     clone_and_wire).  NULL in functions that are not cloned.  */
-  tree region_end;
-  auto_vec<gimple *> sites;	/* Site statements.  */
+  auto_vec<gimple *> sites;	/* The markers.  */
   tree values;			/* See values_array, or NULL.  */
   unsigned n_sites;		/* The sites they stand for.  */
   auto_vec<check_point> checks;
@@ -412,7 +519,6 @@ struct function_state
      end of its region.  */
   auto_vec<int> block_weight;
   hash_set<edge> cut;		/* Edges that carry a check.  */
-  basic_block entry_import;	/* The block holding the entry import.  */
   const char *fallback_reason;	/* Why not cloned, or NULL.  */
 };
 
@@ -446,121 +552,72 @@ why_not_clonable (void)
   return NULL;
 }
 
-/* The import `countdown = __sampler_countdown'.  */
-static gimple *
-build_import (function_state *st)
+/* Whether control may leave the function at STMT, or go where the
+   countdown matters, without coming back to the code after it: a return,
+   or a call that does not return (exit runs destructors, which may be
+   instrumented).  Internal calls are GCC's own control flow.  */
+static bool
+leaves_function (gimple *stmt)
 {
-  return gimple_build_assign (st->countdown, countdown_global);
+  if (gimple_code (stmt) == GIMPLE_RETURN)
+    return true;
+  gcall *call = dyn_cast <gcall *> (stmt);
+  return call && gimple_call_noreturn_p (call)
+	 && !gimple_call_internal_p (call);
 }
 
-static gimple *
-build_export (function_state *st)
-{
-  return gimple_build_assign (countdown_global, st->countdown);
-}
-
-static gimple *
-build_decrement (function_state *st, int k)
-{
-  return gimple_build_assign (st->countdown, MINUS_EXPR, st->countdown,
-			      long_cst (k));
-}
-
-/* Puts `if (countdown == 0) countdown = __sampler_thread_start ();' in new
-   blocks in front of DEST, and returns the first of them.  A countdown of 0
-   right after an import means the thread has not started sampling yet.  */
-static basic_block
-build_thread_start_guard (function_state *st, basic_block dest,
-			  location_t loc)
-{
-  basic_block test = new_block_for (dest);
-  basic_block start = new_block_for (dest);
-  gimple *call = build_preserving_call (thread_start_fn, vNULL,
-					st->countdown);
-  append (start, call, loc);
-  make_single_succ_edge (start, dest, EDGE_FALLTHRU);
-  end_with_condition (test, EQ_EXPR, st->countdown, long_cst (0), start, dest,
-		      true, loc);
-  return test;
-}
-
-/* Collects the function's sites; exports before weighty calls and returns,
-   imports after weighty calls and at entry.  Records the after-call check
-   points (the edge that follows each import) when CLONING.  */
+/* Puts each statement that ends a region (a weighty call, a return, a
+   call that does not return) at the start of a block of its own, and
+   ends the block after a weighty call: such a block has no site, so it
+   has no slow copy, and the slow copy ends its region on the way into it
+   (see clone_and_wire).  A callee inlined later appears once, not once
+   per copy.  Records the checks at entry and after the weighty calls.  */
 static void
-insert_imports_and_exports (function_state *st, bool cloning)
+isolate_region_ends (function_state *st)
 {
-  bool selected = function_selected (current_function_decl);
-  auto_vec<gimple *> weighty_calls;
-  auto_vec<gimple *> returns;	/* And calls that never return.  */
+  auto_vec<gimple *> ends, calls;
   basic_block bb;
   FOR_EACH_BB_FN (bb, cfun)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
 	 gsi_next (&gsi))
       {
 	gimple *stmt = gsi_stmt (gsi);
-	if (gimple_code (stmt) == GIMPLE_RETURN)
-	  returns.safe_push (stmt);
-	else if (is_gimple_call (stmt) && call_is_weighty (stmt, selected))
-	  weighty_calls.safe_push (stmt);
-	else if (is_gimple_call (stmt) && gimple_call_noreturn_p (stmt)
-		 && !gimple_call_internal_p (stmt))
-	  /* exit runs destructors, which may be instrumented.  Internal
-	     calls are GCC's own control flow: .ABNORMAL_DISPATCHER must
-	     begin its block, or the inliner cannot find it and drops the
-	     abnormal edges of the calls it inlines (a store before a
-	     longjmp is then lost).  */
-	  returns.safe_push (stmt);
+	if (is_gimple_call (stmt) && call_is_weighty (stmt))
+	  calls.safe_push (stmt);
+	else if (leaves_function (stmt))
+	  ends.safe_push (stmt);
       }
-
-  for (gimple *ret : returns)
-    insert_before (ret, build_export (st));
-
-  for (gimple *call : weighty_calls)
+  ends.safe_splice (calls);
+  for (gimple *stmt : ends)
     {
-      gimple *export_stmt = build_export (st);
-      insert_before (call, export_stmt);
-      gimple *import = build_import (st);
-      if (!insert_after (call, import))
-	continue;		/* Does not return: nothing to import.  */
-      if (!cloning)
-	continue;
-      /* The call gets a block of its own, `export; call; import', with no
-	 site in it or ahead of it before the after-call check: so it has no
-	 slow copy (see blocks_with_sites_ahead), and a callee inlined later
-	 appears once, not once per copy, which would compound to 2^depth
-	 through nested inline functions (lz4's always_inline helpers).  A
-	 call that is itself a site stays where it is.  */
-      if (gimple_uid (call) == 0 && gimple_bb (import) == gimple_bb (call))
-	{
-	  gimple_stmt_iterator gsi = gsi_for_stmt (export_stmt);
-	  gsi_prev (&gsi);
-	  if (!gsi_end_p (gsi))
-	    split_block (gimple_bb (call), gsi_stmt (gsi));
-	}
-      /* Cloned functions have no EH or abnormal edges, so the import is in
-	 the call's block: the edge after it carries the check.  */
-      basic_block call_bb = gimple_bb (import);
+      gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
+      gsi_prev (&gsi);
+      while (!gsi_end_p (gsi) && is_gimple_debug (gsi_stmt (gsi)))
+	gsi_prev (&gsi);
+      if (!gsi_end_p (gsi) && gimple_code (gsi_stmt (gsi)) != GIMPLE_LABEL)
+	split_block (gimple_bb (stmt), gsi_stmt (gsi));
+    }
+  for (gimple *stmt : calls)
+    {
+      basic_block call_bb = gimple_bb (stmt);
       edge after;
-      if (gsi_stmt (gsi_last_bb (call_bb)) == import)
-	after = single_succ_edge (call_bb);
+      if (gsi_stmt (gsi_last_bb (call_bb)) == stmt)
+	{
+	  /* Cloned functions have no EH or abnormal edges: a call ends its
+	     block only when it does not return.  */
+	  if (EDGE_COUNT (call_bb->succs) == 0)
+	    continue;
+	  after = single_succ_edge (call_bb);
+	}
       else
-	after = split_block (call_bb, import);
-      check_point cp = { after, CHECK_AFTER_CALL, gimple_location (call), 0 };
+	after = split_block (call_bb, stmt);
+      check_point cp = { after, CHECK_AFTER_CALL, gimple_location (stmt), 0 };
       st->checks.safe_push (cp);
     }
-
-  edge entry = single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (cfun));
-  st->entry_import = split_edge (entry);
-  gimple *import = build_import (st);
-  append (st->entry_import, import,
-	  DECL_SOURCE_LOCATION (current_function_decl));
-  if (cloning)
-    {
-      check_point cp = { single_succ_edge (st->entry_import), CHECK_ENTRY,
-			 DECL_SOURCE_LOCATION (current_function_decl), 0 };
-      st->checks.safe_push (cp);
-    }
+  check_point cp = { single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (cfun)),
+		     CHECK_ENTRY,
+		     DECL_SOURCE_LOCATION (current_function_decl), 0 };
+  st->checks.safe_push (cp);
 }
 
 /* Tarjan's strongly connected components of the CFG without the CUT edges,
@@ -747,7 +804,7 @@ split_heavy_blocks (function_state *st)
       int count = 0;
       for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
 	   gsi_next (&gsi))
-	if (gimple_uid (gsi_stmt (gsi)) > 0)
+	if (is_site_marker (gsi_stmt (gsi)))
 	  {
 	    int k = site_count (gsi_stmt (gsi));
 	    if (count > 0 && count + k > limit)
@@ -769,60 +826,62 @@ split_heavy_blocks (function_state *st)
     count_sites_in_blocks (st);
 }
 
-/* Sets in IN_LOOP the blocks of the natural loop of the back edge E (its
-   header dominates its source): those that reach its source without going
-   through its header, on any edge (THROUGH_CUTS) or on edges without a
-   check.  */
+/* The loop checks.  A natural loop's check sits at its head: on the edge
+   from its header block (which keeps only the PHI nodes and labels) to
+   the rest of it, which every iteration and every way into the loop
+   crosses.  So the header never has a slow copy: every way into the loop,
+   from the slow copy as from the fast one, goes through the header and
+   its check, and the slow copy of an iteration is entered only from
+   inside the loop.  The loops stay natural loops, as GCC's loop passes
+   and register allocator need.  With the check on the back edge, as seed
+   000 places it, the slow copy of the code before a loop would run on
+   into the slow copy of the loop's first iteration: a second way into the
+   loop's cycle, which makes it irreducible, no longer a loop for GCC
+   (bzip2's mainSort lost all but 3 of its loops, and kept their values on
+   the stack).  A cycle that is not a natural loop keeps a check on its
+   DFS back edge.  */
+
+/* Sets IN_LOOP to the blocks of the natural loop headed by HEADER: the
+   header and the blocks that reach one of its latches without passing
+   through it.  */
 static void
-natural_loop (function_state *st, edge e, bool through_cuts, sbitmap in_loop)
+loop_blocks (basic_block header, sbitmap in_loop)
 {
   bitmap_clear (in_loop);
-  bitmap_set_bit (in_loop, e->dest->index);
+  bitmap_set_bit (in_loop, header->index);
   auto_vec<basic_block> work;
-  if (bitmap_set_bit (in_loop, e->src->index))
-    work.safe_push (e->src);
+  edge p;
+  edge_iterator ei;
+  FOR_EACH_EDGE (p, ei, header->preds)
+    if (dominated_by_p (CDI_DOMINATORS, p->src, header)
+	&& bitmap_set_bit (in_loop, p->src->index))
+      work.safe_push (p->src);
   while (!work.is_empty ())
     {
       basic_block bb = work.pop ();
-      edge p;
-      edge_iterator ei;
       FOR_EACH_EDGE (p, ei, bb->preds)
-	if ((through_cuts || !st->cut.contains (p))
-	    && bitmap_set_bit (in_loop, p->src->index))
+	if (bitmap_set_bit (in_loop, p->src->index))
 	  work.safe_push (p->src);
     }
 }
 
-/* Whether taking the back edge E out of the cut set would close a cycle
-   through a site.  For a natural loop, only its blocks need looking at:
-   every path from its header to its latch stays in it.  */
+/* Whether taking the check edge E out of the cut set would leave a cycle
+   through a site without a check: a path from E's destination back to its
+   source, on edges without a check, through a site.  */
 static bool
 closes_site_cycle (function_state *st, edge e)
 {
-  basic_block header = e->dest, latch = e->src;
-  if (!dominated_by_p (CDI_DOMINATORS, latch, header))
-    {
-      /* Irreducible: look at the whole CFG.  */
-      st->cut.remove (e);
-      auto_vec<int> comp;
-      auto_vec<component_info> info;
-      find_components (st, comp, info);
-      st->cut.add (e);
-      int c = comp[latch->index];
-      return c == comp[header->index] && info[c].sites > 0;
-    }
   int n = last_basic_block_for_fn (cfun);
-  auto_sbitmap in_loop (n);
-  natural_loop (st, e, false, in_loop);
-  /* Paths from the header to the latch, remembering whether they went
-     through a site.  */
+  /* Blocks reached, by paths without and with a site so far.  */
   auto_sbitmap reached (n), reached_site (n);
   bitmap_clear (reached);
   bitmap_clear (reached_site);
   auto_vec<std::pair<basic_block, bool> > paths;
-  bool site = st->sites_in_block[header->index] > 0;
-  bitmap_set_bit (site ? reached_site : reached, header->index);
-  paths.safe_push (std::make_pair (header, site));
+  bool site = st->sites_in_block[e->dest->index] > 0;
+  if (e->dest == e->src)
+    return site;
+  bitmap_set_bit (site ? reached_site : reached, e->dest->index);
+  paths.safe_push (std::make_pair (e->dest, site));
   while (!paths.is_empty ())
     {
       std::pair<basic_block, bool> at = paths.pop ();
@@ -831,23 +890,46 @@ closes_site_cycle (function_state *st, edge e)
       FOR_EACH_EDGE (s, ei, at.first->succs)
 	{
 	  basic_block dest = s->dest;
-	  if (st->cut.contains (s) || !bitmap_bit_p (in_loop, dest->index))
+	  if (st->cut.contains (s) || dest == EXIT_BLOCK_PTR_FOR_FN (cfun))
 	    continue;
 	  bool through_site = at.second || st->sites_in_block[dest->index] > 0;
+	  if (dest == e->src && through_site)
+	    return true;
 	  if (bitmap_set_bit (through_site ? reached_site : reached,
 			      dest->index))
 	    paths.safe_push (std::make_pair (dest, through_site));
 	}
     }
-  return bitmap_bit_p (reached_site, latch->index);
+  return false;
 }
 
-/* Chooses the back-edge checks: starting from a check on every DFS back
-   edge, drops each one whose removal leaves no cycle through a site.  */
+/* A place for a loop check, and the depth of its loop.  */
+struct loop_check_candidate
+{
+  edge e;
+  enum check_kind kind;
+  int depth;
+};
+
+static int
+deeper_first (const void *a, const void *b, void *)
+{
+  return ((const loop_check_candidate *) b)->depth
+	 - ((const loop_check_candidate *) a)->depth;
+}
+
+/* Chooses the loop checks: starting from a check at the head of every
+   natural loop and on every other DFS back edge, drops each one whose
+   removal leaves no cycle through a site without a check, innermost loops
+   first, so that a loop whose every cycle passes through an inner loop
+   keeps the inner loop's check only, and an inner loop without sites
+   leaves the check to the outer one.  */
 static void
-place_back_edge_checks (function_state *st)
+place_loop_checks (function_state *st)
 {
   mark_dfs_back_edges ();
+  auto_vec<basic_block> headers;
+  hash_set<basic_block> seen_headers;
   auto_vec<edge> back_edges;
   basic_block bb;
   FOR_EACH_BB_FN (bb, cfun)
@@ -857,27 +939,54 @@ place_back_edge_checks (function_state *st)
       FOR_EACH_EDGE (e, ei, bb->succs)
 	if ((e->flags & EDGE_DFS_BACK) && !st->cut.contains (e))
 	  {
-	    back_edges.safe_push (e);
-	    st->cut.add (e);
+	    if (!dominated_by_p (CDI_DOMINATORS, e->src, e->dest))
+	      back_edges.safe_push (e);
+	    else if (!seen_headers.add (e->dest))
+	      headers.safe_push (e->dest);
 	  }
+    }
+  auto_vec<loop_check_candidate> candidates;
+  auto depth_of = [] (basic_block block)
+    {
+      return current_loops ? (int) loop_depth (block->loop_father) : 0;
+    };
+  for (basic_block header : headers)
+    {
+      loop_check_candidate c = { split_block_after_labels (header),
+				 CHECK_LOOP_HEAD, depth_of (header) };
+      candidates.safe_push (c);
     }
   for (edge e : back_edges)
     {
-      if (!closes_site_cycle (st, e))
+      loop_check_candidate c = { e, CHECK_BACK_EDGE, depth_of (e->dest) };
+      candidates.safe_push (c);
+    }
+  if (candidates.is_empty ())
+    return;
+  count_sites_in_blocks (st);
+  for (const loop_check_candidate &c : candidates)
+    st->cut.add (c.e);
+  candidates.stablesort (deeper_first, NULL);
+  for (const loop_check_candidate &c : candidates)
+    {
+      if (!closes_site_cycle (st, c.e))
 	{
-	  st->cut.remove (e);
+	  st->cut.remove (c.e);
 	  continue;
 	}
-      gimple *last = last_stmt (e->src);
-      location_t loc = last ? gimple_location (last) : UNKNOWN_LOCATION;
-      if (loc == UNKNOWN_LOCATION)
-	loc = first_location (e->dest);
-      check_point cp = { e, CHECK_BACK_EDGE, loc, 0 };
+      location_t loc = first_location (c.e->dest);
+      if (c.kind == CHECK_BACK_EDGE)
+	{
+	  gimple *last = last_stmt (c.e->src);
+	  if (last && gimple_location (last) != UNKNOWN_LOCATION)
+	    loc = gimple_location (last);
+	}
+      check_point cp = { c.e, c.kind, loc, 0 };
       st->checks.safe_push (cp);
     }
 }
 
-/* Puts a check on each edge out of a loop that has a back-edge check
+/* Puts a check on each edge out of a loop that has a check at its head
    (but not on returns).  Without it, the loop's region would run on past
    the loop: every iteration would count as heavy as the code after the
    loop, and either give the difference back (an addition per iteration)
@@ -890,11 +999,9 @@ place_loop_exit_checks (function_state *st)
   auto_sbitmap in_loop (last_basic_block_for_fn (cfun));
   for (const check_point &cp : st->checks)
     {
-      if (cp.kind != CHECK_BACK_EDGE
-	  || !dominated_by_p (CDI_DOMINATORS, cp.fast_edge->src,
-			      cp.fast_edge->dest))
+      if (cp.kind != CHECK_LOOP_HEAD)
 	continue;
-      natural_loop (st, cp.fast_edge, true, in_loop);
+      loop_blocks (cp.fast_edge->src, in_loop);
       basic_block bb;
       FOR_EACH_BB_FN (bb, cfun)
 	if (bitmap_bit_p (in_loop, bb->index))
@@ -1017,7 +1124,7 @@ place_checks_and_weigh (function_state *st)
   if (sampler_opts.region_limit)
     split_heavy_blocks (st);
   calculate_dominance_info (CDI_DOMINATORS);
-  place_back_edge_checks (st);
+  place_loop_checks (st);
   place_loop_exit_checks (st);
   free_dominance_info (CDI_DOMINATORS);
   if (sampler_opts.region_limit)
@@ -1025,345 +1132,105 @@ place_checks_and_weigh (function_state *st)
   weigh (st);
 }
 
-/* Removes the fast copy's site STMT: the check at the top of its region
-   has counted its visit already.  A skipped call's result reads as
-   zero.  */
+
+/* ---------------------------------------------------------------------
+   Sites in the copies.  */
+
+/* How much less often the slow copy runs than the fast one, for the
+   profile the register allocator and block layout go by.  */
+#define SLOW_COPY_SCALE 1024
+
+/* Replaces the fast copy's marker STMT: the check at the top of its
+   region has counted its visit already.  A check call does not run.
+   The operands only the marker read are added to DEAD, for DCE.  */
 static void
-make_fast_site (gimple *stmt)
+remove_fast_site (gimple *stmt, bitmap dead)
 {
-  tree lhs = gimple_call_lhs (stmt);
-  if (lhs)
-    insert_before (stmt, gimple_build_assign (lhs,
-					      build_zero_cst (TREE_TYPE (lhs))));
+  if (is_taken_marker (stmt))
+    {
+      tree taken = marker_taken (stmt);
+      replace_uses_by (taken, boolean_false_node);
+    }
+  for (unsigned i = 0; i < marker_num_values (stmt); i++)
+    {
+      tree value = marker_value (stmt, i);
+      if (TREE_CODE (value) == SSA_NAME && !SSA_NAME_IS_DEFAULT_DEF (value))
+	bitmap_set_bit (dead, SSA_NAME_VERSION (value));
+    }
   gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
   gsi_remove (&gsi, true);
+  if (is_taken_marker (stmt))
+    release_ssa_name (marker_taken (stmt));
 }
 
-/* ADDEND += NEXT - LEFT, before GSI: the region's end moves with the
-   countdown when a sample draws a new one (the visits left to the region
-   stay as many).  */
-static void
-move_region_end (function_state *st, gimple_stmt_iterator *gsi, tree next,
-		 tree left, location_t loc)
-{
-  tree drawn = create_tmp_reg (long_integer_type_node, "sampler_drawn");
-  gimple *diff = gimple_build_assign (drawn, MINUS_EXPR, next, left);
-  gimple *sum = gimple_build_assign (st->region_end, PLUS_EXPR,
-				     st->region_end, drawn);
-  gimple_set_location (diff, loc);
-  gimple_set_location (sum, loc);
-  gsi_insert_before (gsi, diff, GSI_SAME_STMT);
-  gsi_insert_before (gsi, sum, GSI_SAME_STMT);
-}
-
-/* Guards the site statement STMT, standing for K sites:
+/* In a slow copy, or in a function that is not cloned, replaces the marker
+   STMT, standing for K sites, by
    `countdown -= K; if (countdown <= 0) countdown = SAMPLE (...)', where
-   SAMPLE is the runtime function that observes the sampled ones and
-   returns the next countdown (see sampler-abi.h).  A check also runs
-   when sampled, between an export and an import of the countdown (it may
-   be instrumented itself); skipped, its result reads as zero.  A check
-   call keeps its block's end, so abnormal and EH edges stay right.  */
-static void
-make_slow_site (function_state *st, gimple *stmt)
+   SAMPLE is the runtime function that observes the sampled visits and
+   returns the next countdown (see sampler-abi.h).  In a slow copy
+   (IN_REGION), the region's end moves with the countdown when a sample
+   draws a new one (the visits left to the region stay as many).  A check's
+   marker says whether the check call runs: when sampled.  Returns the block
+   after the site.  */
+static basic_block
+make_slow_site (function_state *st, gimple *stmt, bool in_region)
 {
   location_t loc = gimple_location (stmt);
   unsigned k = site_count (stmt);
-  gimple *decrement = build_decrement (st, k);
-  insert_before (stmt, decrement);
-  basic_block test = gimple_bb (decrement);
-  basic_block site = split_block (test, decrement)->dest;
-  if (gsi_stmt (gsi_last_bb (site)) != stmt)
-    split_block (site, stmt);
-  edge normal = normal_successor (site);
-  gcc_assert (normal);
-  basic_block after = normal->dest;
-
-  /* The test block's single edge becomes the unlikely true edge.  One site
-     runs out exactly at zero, which tells the optimisers more.  */
-  edge to_site = single_succ_edge (test);
-  to_site->flags &= ~EDGE_FALLTHRU;
-  to_site->flags |= EDGE_TRUE_VALUE;
-  to_site->probability = profile_probability::very_unlikely ();
-  append (test, gimple_build_cond (k == 1 ? EQ_EXPR : LE_EXPR, st->countdown,
-				   long_cst (0), NULL_TREE, NULL_TREE), loc);
-  edge skip = make_edge (test, after, EDGE_FALSE_VALUE);
-  skip->probability = to_site->probability.invert ();
-  predict_cold (site);
-
-  tree next = create_tmp_reg (long_integer_type_node, "sampler_next");
-  build_sample_call (stmt, st->countdown, next, st->values);
+  gimple_seq seq = NULL;
+  tree ran_out = subtract (&seq, countdown_ref (), long_cst (k), "le", loc);
   gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
-  if (st->region_end)
-    move_region_end (st, &gsi, next, st->countdown, loc);
-  gimple *set = gimple_build_assign (st->countdown, next);
-  gimple_set_location (set, loc);
-  gsi_insert_before (&gsi, set, GSI_SAME_STMT);
+  gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
+  gsi = gsi_for_stmt (stmt);
+  gsi_prev (&gsi);
+  basic_block test = gimple_bb (stmt);
+  basic_block site = split_block (test, gsi_stmt (gsi))->dest;
+  basic_block after = split_block (site, stmt)->dest;
+  site->count = test->count.apply_scale (1, SLOW_COPY_SCALE);
+  end_with_condition (test, NE_EXPR, ran_out, boolean_false_node, site,
+		      after, loc);
 
-  if (is_site_marker (stmt))
+  /* A single site runs out at exactly zero; a group reads how far.  */
+  seq = NULL;
+  tree left = k == 1 ? long_cst (0) : load (&seq, countdown_ref (), loc);
+  gsi = gsi_for_stmt (stmt);
+  gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
+  tree next = create_tmp_reg (long_integer_type_node, "sampler_next");
+  build_sample_call (stmt, left, next, st->values);
+  seq = NULL;
+  add_stmt (&seq, gimple_build_assign (countdown_ref (), next), loc);
+  if (in_region)
     {
-      gsi_remove (&gsi, true);
-      return;
-    }
-  /* The check function may itself be instrumented, and take visits from
-     the countdown in between.  */
-  tree exported = create_tmp_reg (long_integer_type_node, "sampler_exported");
-  insert_before (stmt, gimple_build_assign (exported, st->countdown));
-  insert_before (stmt, build_export (st));
-  gimple *import = build_import (st);
-  insert_after (stmt, import);
-  if (st->region_end)
-    {
-      gimple_stmt_iterator after_import = gsi_for_stmt (import);
-      gsi_next (&after_import);
-      if (gsi_end_p (after_import))
+      tree drawn = next;
+      if (k != 1)
 	{
-	  /* The import ends the block only when it was put on its own
-	     edge: add after it.  */
-	  after_import = gsi_last_bb (gimple_bb (import));
-	  gimple *nop = gimple_build_nop ();
-	  gsi_insert_after (&after_import, nop, GSI_NEW_STMT);
-	  move_region_end (st, &after_import, st->countdown, exported, loc);
-	  gsi_remove (&after_import, true);
+	  drawn = make_ssa_name (long_integer_type_node);
+	  add_stmt (&seq, gimple_build_assign (drawn, MINUS_EXPR, next, left),
+		    loc);
 	}
-      else
-	move_region_end (st, &after_import, st->countdown, exported, loc);
+      tree minus = make_ssa_name (long_integer_type_node);
+      add_stmt (&seq, gimple_build_assign (minus, NEGATE_EXPR, drawn), loc);
+      subtract (&seq, region_end_ref (), minus, NULL, loc);
     }
-  tree lhs = gimple_call_lhs (stmt);
-  if (lhs)
+  gsi = gsi_for_stmt (stmt);
+  gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
+  gsi = gsi_for_stmt (stmt);
+  gsi_remove (&gsi, true);
+
+  if (is_taken_marker (stmt))
     {
-      gimple *zero = gimple_build_assign (lhs, build_zero_cst (TREE_TYPE (lhs)));
-      gimple_set_location (zero, loc);
-      gsi_insert_on_edge_immediate (skip, zero);
+      gphi *phi = create_phi_node (marker_taken (stmt), after);
+      add_phi_arg (phi, boolean_true_node, single_succ_edge (site), loc);
+      add_phi_arg (phi, boolean_false_node, find_edge (test, after), loc);
     }
+  return after;
 }
 
-/* Makes BB, which has one successor, end in
-   `if (countdown <= 0) countdown = __sampler_skip (countdown)'.  */
-static void
-end_with_skip (function_state *st, basic_block bb, location_t loc)
-{
-  basic_block dest = single_succ (bb);
-  basic_block call_bb = new_block_for (dest);
-  auto_vec<tree> args;
-  args.safe_push (st->countdown);
-  gimple *call = build_preserving_call (skip_fn, args, st->countdown);
-  append (call_bb, call, loc);
-  make_single_succ_edge (call_bb, dest, EDGE_FALLTHRU);
-  predict_cold (call_bb);
-  end_with_condition (bb, LE_EXPR, st->countdown, long_cst (0), call_bb, dest,
-		      true, loc);
-}
-
-/* The end of a region in the slow copy, on the edge E: the visits the
-   region still had to make are counted, `countdown = region_end' (see
-   clone_and_wire), drawing new countdowns past those it runs out on.
-   Returns the block that now comes before E's destination.  */
-static void
-end_region_on_edge (function_state *st, edge e, int refund, location_t loc)
-{
-  basic_block bb = split_edge (e);
-  if (refund)
-    append (bb, gimple_build_assign (st->region_end, PLUS_EXPR,
-				     st->region_end, long_cst (refund)), loc);
-  append (bb, gimple_build_assign (st->countdown, st->region_end), loc);
-  end_with_skip (st, bb, loc);
-}
-
-/* VAR += AMOUNT on the edge E.  */
-static void
-add_on_edge (edge e, tree var, int amount, location_t loc)
-{
-  basic_block bb = split_edge (e);
-  append (bb, gimple_build_assign (var, PLUS_EXPR, var, long_cst (amount)),
-	  loc);
-}
-
-/* DEST = SRC through an empty asm, so that the optimisers cannot see that
-   DEST is SRC.  */
-static void
-append_opaque_copy (basic_block bb, tree dest, tree src, location_t loc)
-{
-  vec<tree, va_gc> *inputs = NULL, *outputs = NULL;
-  const char *out = "=r", *in = "0";
-  vec_safe_push (outputs,
-		 build_tree_list (build_tree_list
-				  (NULL_TREE, build_string (strlen (out) + 1,
-							    out)), dest));
-  vec_safe_push (inputs,
-		 build_tree_list (build_tree_list
-				  (NULL_TREE, build_string (strlen (in) + 1,
-							    in)), src));
-  append (bb, gimple_build_asm_vec ("", inputs, outputs, NULL, NULL), loc);
-}
-
-/* The same before the export STMT (before a return or a weighty call).  */
-static void
-end_region_before (function_state *st, gimple *stmt)
-{
-  location_t loc = gimple_location (stmt);
-  gimple *set = gimple_build_assign (st->countdown, st->region_end);
-  insert_before (stmt, set);
-  basic_block bb = gimple_bb (set);
-  split_block (bb, set);
-  end_with_skip (st, bb, loc);
-}
+/* ---------------------------------------------------------------------
+   Copying and wiring.  */
 
 /* Maps each original block to its slow copy.  */
 typedef hash_map<basic_block, basic_block> copy_map;
-
-/* The way into the slow copy at DEST_SLOW from a check that has taken
-   WEIGHT from the countdown already: `region_end = countdown; countdown
-   += WEIGHT', and a countdown of zero (just imported: the thread has not
-   started sampling) starts the thread.  */
-static basic_block
-build_slow_entry (function_state *st, basic_block dest_slow, int weight,
-		  location_t loc)
-{
-  basic_block entry = new_block_for (dest_slow);
-  basic_block start = new_block_for (dest_slow);
-  /* The check's block keeps only the decremented countdown alive: the
-     optimisers would rather keep the one from before if they could see
-     that this sum is it.  */
-  append_opaque_copy (entry, st->region_end, st->countdown, loc);
-  append (entry, gimple_build_assign (st->countdown, PLUS_EXPR,
-				      st->region_end, long_cst (weight)), loc);
-  gimple *call = build_preserving_call (thread_start_fn, vNULL,
-					st->countdown);
-  append (start, call, loc);
-  append (start, gimple_build_assign (st->region_end, MINUS_EXPR,
-				      st->countdown, long_cst (weight)), loc);
-  make_single_succ_edge (start, dest_slow, EDGE_FALLTHRU);
-  end_with_condition (entry, EQ_EXPR, st->countdown, long_cst (0), start,
-		      dest_slow, true, loc);
-  predict_cold (entry);
-  return entry;
-}
-
-/* Makes the edge E carry the check CP: DECREMENT comes off the countdown
-   as an unsigned subtraction; one that borrows (the countdown was below
-   DECREMENT) goes to the slow copy through SLOW_ENTRY, any other on to
-   the fast copy of the destination.  The test is the subtraction's own
-   carry flag: two instructions.  A check that cannot fail (its refund is
-   at least its weight) just adds to the countdown.  Returns the check's
-   block.  */
-static basic_block
-build_check (function_state *st, edge e, const check_point &cp,
-	     int decrement, basic_block fast_dest, basic_block slow_entry)
-{
-  basic_block check = split_edge (e);
-  if (decrement <= 0)
-    {
-      append (check, build_decrement (st, decrement), cp.loc);
-      return check;
-    }
-  tree type = long_unsigned_type_node;
-  tree before = create_tmp_reg (type, "sampler_before");
-  append (check, gimple_build_assign (before, NOP_EXPR, st->countdown),
-	  cp.loc);
-  tree pair = create_tmp_reg (build_complex_type (type), "sampler_check");
-  gcall *sub = gimple_build_call_internal (IFN_SUB_OVERFLOW, 2, before,
-					   build_int_cst (type, decrement));
-  gimple_call_set_lhs (sub, pair);
-  append (check, sub, cp.loc);
-  tree after = create_tmp_reg (type, "sampler_after");
-  append (check, gimple_build_assign (after, build1 (REALPART_EXPR, type,
-						     pair)), cp.loc);
-  append (check, gimple_build_assign (st->countdown, NOP_EXPR, after),
-	  cp.loc);
-  tree borrow = create_tmp_reg (type, "sampler_borrow");
-  append (check, gimple_build_assign (borrow, build1 (IMAGPART_EXPR, type,
-						      pair)), cp.loc);
-  end_with_condition (check, NE_EXPR, borrow, build_zero_cst (type),
-		      slow_entry, fast_dest, true, cp.loc);
-  return check;
-}
-/* Copies the blocks of BODY, statements and edges, with the edges between
-   them redirected to the copies; COPIES maps originals to copies.  Done by
-   hand because GCC's block duplication expects SSA form, and this pass runs
-   before it.  */
-static void
-copy_body (const vec<basic_block> &body, copy_map &copies)
-{
-  basic_block after = EXIT_BLOCK_PTR_FOR_FN (cfun)->prev_bb;
-  for (basic_block bb : body)
-    {
-      basic_block copy = create_empty_bb (after);
-      after = copy;
-      if (current_loops)
-	add_bb_to_loop (copy, bb->loop_father);
-      copy->count = bb->count;
-      gimple_stmt_iterator to = gsi_start_bb (copy);
-      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
-	   gsi_next (&gsi))
-	{
-	  /* Labels stay with the original: a copied label would be a second
-	     definition.  Jumps reach the copies through their edges.  */
-	  if (gimple_code (gsi_stmt (gsi)) == GIMPLE_LABEL)
-	    continue;
-	  gsi_insert_after (&to, gimple_copy (gsi_stmt (gsi)), GSI_NEW_STMT);
-	}
-      edge e;
-      edge_iterator ei;
-      FOR_EACH_EDGE (e, ei, bb->succs)
-	make_edge (copy, e->dest, e->flags)->probability = e->probability;
-      copies.put (bb, copy);
-    }
-  for (basic_block bb : body)
-    {
-      basic_block copy = *copies.get (bb);
-      auto_vec<edge> inside;
-      edge e;
-      edge_iterator ei;
-      FOR_EACH_EDGE (e, ei, copy->succs)
-	if (copies.get (e->dest))
-	  inside.safe_push (e);
-      for (edge in : inside)
-	{
-	  edge redirected = redirect_edge_and_branch (in, *copies.get (in->dest));
-	  gcc_assert (redirected);
-	}
-    }
-}
-
-/* walk_gimple_op callback: replaces SSA names by their variables.  */
-static tree
-replace_ssa_name (tree *tp, int *walk_subtrees, void *data)
-{
-  if (TREE_CODE (*tp) != SSA_NAME)
-    {
-      if (TYPE_P (*tp))
-	*walk_subtrees = 0;
-      return NULL_TREE;
-    }
-  walk_stmt_info *wi = (walk_stmt_info *) data;
-  hash_map<tree, tree> *vars = (hash_map<tree, tree> *) wi->info;
-  bool existed;
-  tree &var = vars->get_or_insert (*tp, &existed);
-  if (!existed)
-    var = create_tmp_reg (TREE_TYPE (*tp), "sampler_tmp");
-  *tp = var;
-  *walk_subtrees = 0;
-  return NULL_TREE;
-}
-
-/* The gimplifier writes its temporaries as SSA names even before into-SSA,
-   so a copied definition would define one twice.  Turns them into plain
-   temporaries, which into-SSA renames again right after this pass.  */
-static void
-demote_ssa_temporaries (void)
-{
-  hash_map<tree, tree> vars;
-  walk_stmt_info wi;
-  memset (&wi, 0, sizeof wi);
-  wi.info = &vars;
-  basic_block bb;
-  FOR_EACH_BB_FN (bb, cfun)
-    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
-	 gsi_next (&gsi))
-      walk_gimple_op (gsi_stmt (gsi), replace_ssa_name, &wi);
-  for (auto entry : vars)
-    release_ssa_name (entry.first);
-}
 
 /* Adds to AHEAD the blocks from which a site can be reached without
    crossing a check: the only ones that need a slow copy.  Elsewhere the
@@ -1394,34 +1261,179 @@ blocks_with_sites_ahead (function_state *st, hash_set<basic_block> &ahead)
     }
 }
 
+/* Copies the blocks of BODY, statements and edges, with the edges between
+   them redirected to the copies, at the end of the function; COPIES maps
+   originals to copies.  The copies define new SSA names, which update_ssa
+   puts in place of the originals where the copies' definitions reach.  */
+static void
+copy_blocks (const vec<basic_block> &body, copy_map &copies)
+{
+  initialize_original_copy_tables ();
+  for (basic_block bb : body)
+    bb->flags |= BB_DUPLICATED;
+  basic_block after = EXIT_BLOCK_PTR_FOR_FN (cfun)->prev_bb;
+  auto_vec<basic_block> made;
+  for (basic_block bb : body)
+    {
+      basic_block copy = duplicate_block (bb, NULL, after);
+      copy->count = bb->count.apply_scale (1, SLOW_COPY_SCALE);
+      after = copy;
+      copies.put (bb, copy);
+      made.safe_push (copy);
+    }
+  for (basic_block copy : made)
+    {
+      auto_vec<edge> inside;
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, copy->succs)
+	if (e->dest->flags & BB_DUPLICATED)
+	  inside.safe_push (e);
+      for (edge in : inside)
+	{
+	  edge redirected = redirect_edge_and_branch (in,
+						      get_bb_copy (in->dest));
+	  gcc_assert (redirected);
+	  redirect_edge_var_map_clear (redirected);
+	}
+    }
+  for (basic_block bb : body)
+    bb->flags &= ~BB_DUPLICATED;
+  add_phi_args_after_copy (made.address (), made.length (), NULL);
+  free_original_copy_tables ();
+}
+
+/* A new empty block at the end of the function, in DEST's loop, for code
+   of the slow copy on the way to DEST.  */
+static basic_block
+slow_block (basic_block dest, profile_count count)
+{
+  basic_block bb = create_empty_bb (EXIT_BLOCK_PTR_FOR_FN (cfun)->prev_bb);
+  if (current_loops)
+    add_bb_to_loop (bb, dest->loop_father);
+  bb->count = count;
+  return bb;
+}
+
+/* Ends a region of the slow copy at the end of BB, which has one
+   successor: the visits the region still had to make (REFUND fewer) are
+   counted at once, `countdown = region_end + REFUND', drawing new
+   countdowns past those it runs out on.  */
+static void
+end_region (basic_block bb, int refund, location_t loc)
+{
+  tree countdown = create_tmp_reg (long_integer_type_node, "sampler_left");
+  gimple_seq seq = NULL;
+  add_stmt (&seq, gimple_build_assign (countdown, PLUS_EXPR,
+				       load (&seq, region_end_ref (), loc),
+				       long_cst (refund)), loc);
+  append_seq (bb, seq);
+  basic_block store = block_on_edge (single_succ_edge (bb), bb->count);
+  basic_block skip = slow_block (store, bb->count);
+  auto_vec<tree> args;
+  args.safe_push (countdown);
+  append (skip, build_preserving_call (skip_fn, args, countdown), loc);
+  make_single_succ_edge (skip, store, EDGE_FALLTHRU);
+  end_with_condition (bb, LE_EXPR, countdown, long_cst (0), skip, store, loc);
+  append (store, gimple_build_assign (countdown_ref (), countdown), loc);
+}
+
+/* The way into the slow copy DEST_SLOW of DEST from a check block CHECK
+   that has taken BUDGET (less any refund) from the thread's countdown and
+   borrowed: `region_end = countdown; countdown += BUDGET', the countdown
+   as it was before the check; a countdown of zero there means that the
+   thread has not started sampling, and the runtime starts it.  The edge
+   into DEST_SLOW gets the PHI arguments of the edge CHECK -> DEST.  */
+static basic_block
+build_slow_entry (basic_block check, basic_block dest, basic_block dest_slow,
+		  int budget, location_t loc)
+{
+  profile_count count = check->count.apply_scale (1, SLOW_COPY_SCALE);
+  basic_block entry = slow_block (dest_slow, count);
+  basic_block start = slow_block (dest_slow, count);
+  basic_block join = slow_block (dest_slow, count);
+  gimple_seq seq = NULL;
+  tree taken = load (&seq, countdown_ref (), loc);
+  add_stmt (&seq, gimple_build_assign (region_end_ref (), taken), loc);
+  tree before = make_ssa_name (long_integer_type_node);
+  add_stmt (&seq, gimple_build_assign (before, PLUS_EXPR, taken,
+				       long_cst (budget)), loc);
+  add_stmt (&seq, gimple_build_assign (countdown_ref (), before), loc);
+  append_seq (entry, seq);
+  tree first = make_ssa_name (long_integer_type_node);
+  append (start, build_preserving_call (thread_start_fn, vNULL, first), loc);
+  SSA_NAME_DEF_STMT (first) = last_stmt (start);
+  append (start, gimple_build_assign (countdown_ref (), first), loc);
+  tree end = make_ssa_name (long_integer_type_node);
+  append (start, gimple_build_assign (end, MINUS_EXPR, first,
+				      long_cst (budget)), loc);
+  append (start, gimple_build_assign (region_end_ref (), end), loc);
+  make_single_succ_edge (start, join, EDGE_FALLTHRU);
+  make_single_succ_edge (entry, join, EDGE_FALLTHRU);
+  end_with_condition (entry, EQ_EXPR, before, long_cst (0), start, join, loc);
+  edge into = make_single_succ_edge (join, dest_slow, EDGE_FALLTHRU);
+  copy_phi_args (find_edge (check, dest), into);
+  return entry;
+}
+
+/* Makes the empty block CHECK, whose one successor is DEST, the check:
+   `__sampler_countdown -= DECREMENT', and on a borrow (the countdown was
+   below DECREMENT: a site of the region ahead may be sampled) on to
+   DEST_SLOW through a slow entry that adds BUDGET back.  A check whose
+   refund is at least its weight cannot borrow: it just adds.  */
+static void
+build_check (basic_block check, basic_block dest, basic_block dest_slow,
+	     int budget, int decrement, location_t loc)
+{
+  if (decrement <= 0)
+    {
+      if (decrement < 0)
+	append_add (check, countdown_ref (), -decrement, loc);
+      return;
+    }
+  tree borrow = append_subtract (check, countdown_ref (), decrement, "c",
+				 loc);
+  basic_block entry = build_slow_entry (check, dest, dest_slow, budget, loc);
+  end_with_condition (check, NE_EXPR, borrow, boolean_false_node, entry,
+		      dest, loc);
+}
+
+/* A check that weighs something, as wired.  */
+struct wired_check
+{
+  basic_block src;		/* Where its edge comes from.  */
+  basic_block check;		/* The fast copy's check block.  */
+  basic_block dest;
+  int budget;			/* What it takes: its weight and one.  */
+  int refund;			/* What its edge gives back.  */
+  location_t loc;
+};
+
 /* Clones the body into fast (the original blocks) and slow copies and wires
    the checks.
 
-   Each check of weight W takes W visits from the countdown at once: if
-   some remain, no site of the region ahead can be sampled, and the fast
-   copy, which is the original code without its sites, runs to the next
-   checks.  A path with fewer sites than W gives the difference back on
-   the edge where it leaves the heaviest continuation (a refund: one
+   Each check of weight W takes W + 1 visits from the countdown at once
+   (one that never samples anything, so that the borrow alone is the test):
+   if none borrows, no site of the region ahead can be sampled, and the
+   fast copy, which is the original code without its sites, runs to the
+   next checks.  A path with fewer sites than W gives the difference back
+   on the edge where it leaves the heaviest continuation (a refund: one
    addition to the countdown), unless the difference is at most the pad
    limit: then the path simply counts as that many visits more, to no
    site, never observed (padding).  Each site visit still gets a toss of
    its own, and which tosses go to sites depends only on the path taken,
    so sampling stays fair; the countdown just runs out a little sooner.
-   Padding keeps small branches free of countdown arithmetic, so that the
-   optimisers treat them as without sampler; refunds keep paths that leave
-   a heavy region early from using up the countdown.
 
    The slow copy makes the same count.  Entering it from a check, it notes
    in region_end what the countdown will be at the end of the region if no
-   sample is taken (the countdown minus W), decrements the countdown at
-   each site and samples where it runs out; a sample draws a new countdown,
-   and region_end moves by as much; refunds go to region_end.  Where the
-   region ends (on the back-edge and long-path checks, and before each
-   export of the countdown), the visits it did not make are counted at
-   once: the countdown becomes region_end, plus new countdowns if that runs
-   out.  It ends as well where the slow copy leads back into the fast one:
-   only the blocks with a site ahead are copied (see
-   blocks_with_sites_ahead), and zero-weight checks lead back too.  */
+   sample is taken (the countdown minus W + 1), decrements the countdown
+   at each site and samples where it runs out; a sample draws a new
+   countdown, and region_end moves by as much; refunds go to region_end.
+   Where the region ends (at its checks, and where the slow copy leads
+   back into the fast one: only the blocks with a site ahead are copied,
+   see blocks_with_sites_ahead; returns and weighty calls are in blocks of
+   their own), the visits it did not make are counted at once: the
+   countdown becomes region_end, plus new countdowns if that runs out.  */
 static void
 clone_and_wire (function_state *st)
 {
@@ -1450,182 +1462,150 @@ clone_and_wire (function_state *st)
 	}
     }
 
-  demote_ssa_temporaries ();
-  copy_map copies;
-  copy_body (body, copies);
-  st->region_end = create_tmp_var (long_integer_type_node, "sampler_end");
-  /* Set on every way into the slow copy, which into-SSA cannot know.  */
-  suppress_warning (st->region_end);
-
-  /* Each edge's copy in the slow copy, found before any edge is split.  */
-  auto_vec<edge> slow_edges;
+  /* The fast checks' blocks, before the copying, so that the copies of
+     their sources lead to them too.  A check that weighs nothing is no
+     more than its edge's refund.  */
+  auto_vec<wired_check> wired;
+  hash_set<edge> in_checks;
   for (const check_point &cp : st->checks)
     {
-      /* No slow edge from a block without a copy (no site ahead of it, as
-	 the entry import).  A check's destination has one unless the check
-	 weighs nothing.  */
-      edge slow = NULL;
-      basic_block *src = copies.get (cp.fast_edge->src);
-      basic_block *dest = copies.get (cp.fast_edge->dest);
-      gcc_assert (dest || cp.weight == 0);
-      if (src && dest)
-	slow = find_edge (*src, *dest);
-      slow_edges.safe_push (slow);
+      if (cp.weight == 0)
+	continue;
+      int *refund = refunds.get (cp.fast_edge);
+      in_checks.add (cp.fast_edge);
+      wired_check w;
+      w.src = cp.fast_edge->src;
+      w.dest = cp.fast_edge->dest;
+      w.check = block_on_edge (cp.fast_edge, cp.fast_edge->count ());
+      w.budget = cp.weight + 1;
+      w.refund = refund ? *refund : 0;
+      w.loc = cp.loc;
+      wired.safe_push (w);
     }
-  /* Where the slow copy leads back into the fast one, with no site ahead
-     before the next checks (see blocks_with_sites_ahead), its region ends:
-     the visits it did not make are counted there, with what the edge
-     gives back.  */
-  hash_set<basic_block> slow_blocks;
+
+  copy_map copies;
+  copy_blocks (body, copies);
+  copy_map originals;
   for (basic_block original : body)
-    slow_blocks.add (*copies.get (original));
-  auto_vec<std::pair<edge, int> > rejoins;
+    originals.put (*copies.get (original), original);
+  auto_vec<gimple *> fast_sites, slow_sites;
+  for (basic_block original : body)
+    {
+      basic_block copy = *copies.get (original);
+      for (gimple_stmt_iterator gsi = gsi_start_bb (copy); !gsi_end_p (gsi);
+	   gsi_next (&gsi))
+	if (is_site_marker (gsi_stmt (gsi)))
+	  slow_sites.safe_push (gsi_stmt (gsi));
+    }
+
+  /* Where the slow copy leads back into the fast one, before anything
+     else splits the copies' edges.  */
+  auto_vec<std::pair<edge, int> > rejoins, slow_refunds;
+  hash_set<basic_block> check_blocks;
+  for (const wired_check &w : wired)
+    check_blocks.add (w.check);
   for (basic_block original : body)
     {
       edge e;
       edge_iterator ei;
       FOR_EACH_EDGE (e, ei, (*copies.get (original))->succs)
-	if (!slow_blocks.contains (e->dest)
-	    && e->dest != EXIT_BLOCK_PTR_FOR_FN (cfun))
-	  {
-	    int *refund = refunds.get (find_edge (original, e->dest));
-	    rejoins.safe_push (std::make_pair (e, refund ? *refund : 0));
-	  }
-    }
-  auto_vec<std::pair<edge, int> > fast_refunds, slow_refunds;
-  for (auto entry : refunds)
-    if (!st->cut.contains (entry.first))
-      {
-	edge e = entry.first;
-	fast_refunds.safe_push (entry);
-	if (basic_block *dest = copies.get (e->dest))
-	  slow_refunds.safe_push
-	    (std::make_pair (find_edge (*copies.get (e->src), *dest),
-			     entry.second));
-      }
-
-  /* Sites carry their uid, copied along with the statements; exports are
-     the assignments to the global countdown.  */
-  auto_vec<gimple *> fast_sites, slow_sites, slow_exports;
-  FOR_EACH_BB_FN (bb, cfun)
-    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
-	 gsi_next (&gsi))
-      {
-	gimple *stmt = gsi_stmt (gsi);
-	bool slow = slow_blocks.contains (bb);
-	if (gimple_uid (stmt) > 0)
-	  (slow ? slow_sites : fast_sites).safe_push (stmt);
-	else if (slow && gimple_assign_single_p (stmt)
-		 && gimple_assign_lhs (stmt) == countdown_global)
-	  slow_exports.safe_push (stmt);
-      }
-
-  for (auto entry : fast_refunds)
-    add_on_edge (entry.first, st->countdown, entry.second, UNKNOWN_LOCATION);
-  for (auto entry : slow_refunds)
-    add_on_edge (entry.first, st->region_end, entry.second, UNKNOWN_LOCATION);
-  for (auto entry : rejoins)
-    end_region_on_edge (st, entry.first, entry.second, UNKNOWN_LOCATION);
-
-  /* The slow entries, one per destination (its weight is the
-     destination's).  */
-  copy_map slow_entries;
-  for (unsigned i = 0; i < st->checks.length (); i++)
-    {
-      const check_point &cp = st->checks[i];
-      edge slow = slow_edges[i];
-      basic_block fast_dest = cp.fast_edge->dest;
-      int *found = refunds.get (cp.fast_edge);
-      int refund = found ? *found : 0;
-      /* After a call, the region before it ended at the export.  */
-      bool ends_region = cp.kind == CHECK_BACK_EDGE
-			 || cp.kind == CHECK_LONG_PATH
-			 || cp.kind == CHECK_LOOP_EXIT;
-      gcc_assert (ends_region || refund == 0);
-      if (cp.weight == 0)
 	{
-	  if (refund)
-	    add_on_edge (cp.fast_edge, st->countdown, refund, cp.loc);
-	  if (slow)
+	  gcc_assert (e->dest != EXIT_BLOCK_PTR_FOR_FN (cfun));
+	  if (check_blocks.contains (e->dest))
+	    continue;
+	  basic_block *dest_original = originals.get (e->dest);
+	  int *refund = refunds.get (find_edge (original, dest_original
+						? *dest_original : e->dest));
+	  std::pair<edge, int> item (e, refund ? *refund : 0);
+	  if (dest_original)
 	    {
-	      edge to_fast = redirect_edge_and_branch (slow, fast_dest);
-	      gcc_assert (to_fast);
-	      if (ends_region)
-		end_region_on_edge (st, to_fast, refund, cp.loc);
+	      if (refund)
+		slow_refunds.safe_push (item);
 	    }
-	  continue;
-	}
-      bool existed;
-      basic_block &slow_entry = slow_entries.get_or_insert (fast_dest,
-							     &existed);
-      /* A check takes one visit more than its weight, one that never
-	 samples anything, so that it can test the carry flag alone (see
-	 build_check).  */
-      int budget = cp.weight + 1;
-      if (!existed)
-	slow_entry = build_slow_entry (st, *copies.get (fast_dest), budget,
-				       cp.loc);
-      build_check (st, cp.fast_edge, cp, budget - refund, fast_dest,
-		   slow_entry);
-      if (slow)
-	{
-	  basic_block check = build_check (st, slow, cp, budget, fast_dest,
-					   slow_entry);
-	  if (ends_region)
-	    end_region_on_edge (st, single_pred_edge (check), refund, cp.loc);
+	  else
+	    rejoins.safe_push (item);
 	}
     }
 
-  for (gimple *stmt : fast_sites)
-    make_fast_site (stmt);
-  for (gimple *stmt : slow_exports)
-    end_region_before (st, stmt);
+  /* The checks, fast and slow.  */
+  for (const wired_check &w : wired)
+    {
+      basic_block *dest_slow = copies.get (w.dest);
+      gcc_assert (dest_slow);
+      /* The slow copy's way to the check first: its edge to the fast
+	 check block becomes end of region, then a check of its own that
+	 takes the whole budget (the refund went to region_end).  */
+      if (basic_block *src_slow = copies.get (w.src))
+	{
+	  edge e = find_edge (*src_slow, w.check);
+	  basic_block end = slow_block (w.dest, (*src_slow)->count);
+	  basic_block check = slow_block (w.dest, (*src_slow)->count);
+	  make_single_succ_edge (end, check, EDGE_FALLTHRU);
+	  edge to_dest = make_single_succ_edge (check, w.dest, EDGE_FALLTHRU);
+	  copy_phi_args (single_succ_edge (w.check), to_dest);
+	  edge redirected = redirect_edge_and_branch (e, end);
+	  gcc_assert (redirected);
+	  redirect_edge_var_map_clear (redirected);
+	  end_region (end, w.refund, w.loc);
+	  build_check (check, w.dest, *dest_slow, w.budget, w.budget, w.loc);
+	}
+      build_check (w.check, w.dest, *dest_slow, w.budget,
+		   w.budget - w.refund, w.loc);
+    }
+
+  for (auto item : rejoins)
+    {
+      basic_block end = block_on_edge (item.first, item.first->src->count);
+      end_region (end, item.second, UNKNOWN_LOCATION);
+    }
+  for (auto item : slow_refunds)
+    {
+      basic_block add = block_on_edge (item.first, item.first->src->count);
+      append_add (add, region_end_ref (), item.second, UNKNOWN_LOCATION);
+    }
+  /* The fast copy's refunds, on its edges that are not checks.  */
+  for (auto entry : refunds)
+    if (!in_checks.contains (entry.first))
+      {
+	basic_block add = block_on_edge (entry.first, entry.first->count ());
+	append_add (add, countdown_ref (), entry.second, UNKNOWN_LOCATION);
+      }
+
   for (gimple *stmt : slow_sites)
-    make_slow_site (st, stmt);
+    make_slow_site (st, stmt, true);
 }
 
-/* The fallback for functions that cannot be cloned: every site guarded,
-   every import followed by the thread-start guard.  */
+/* The fallback for functions that cannot be cloned: every site guarded
+   on its own, with the thread's countdown.  */
 static void
 guard_without_cloning (function_state *st)
 {
-  auto_vec<gimple *> imports;
-  basic_block bb;
-  FOR_EACH_BB_FN (bb, cfun)
-    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
-	 gsi_next (&gsi))
-      {
-	gimple *stmt = gsi_stmt (gsi);
-	if (gimple_assign_single_p (stmt)
-	    && gimple_assign_rhs1 (stmt) == countdown_global)
-	  imports.safe_push (stmt);
-      }
-  for (gimple *import : imports)
-    {
-      basic_block import_bb = gimple_bb (import);
-      edge after;
-      if (gsi_stmt (gsi_last_bb (import_bb)) == import)
-	after = single_succ_edge (import_bb);
-      else
-	after = split_block (import_bb, import);
-      basic_block guard
-	= build_thread_start_guard (st, after->dest, gimple_location (import));
-      redirect_edge_and_branch_force (after, guard);
-    }
   for (gimple *stmt : st->sites)
-    make_slow_site (st, stmt);
+    {
+      location_t loc = gimple_location (stmt);
+      gimple_seq seq = NULL;
+      tree countdown = load (&seq, countdown_ref (), loc);
+      gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
+      gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
+      /* A countdown of zero: the thread has not started sampling.  */
+      basic_block test = gimple_bb (stmt);
+      basic_block rest = split_block (test, SSA_NAME_DEF_STMT (countdown))->dest;
+      basic_block start = slow_block (rest, test->count.apply_scale
+					      (1, SLOW_COPY_SCALE));
+      tree first = make_ssa_name (long_integer_type_node);
+      append (start, build_preserving_call (thread_start_fn, vNULL, first),
+	      loc);
+      SSA_NAME_DEF_STMT (first) = last_stmt (start);
+      append (start, gimple_build_assign (countdown_ref (), first), loc);
+      make_single_succ_edge (start, rest, EDGE_FALLTHRU);
+      end_with_condition (test, EQ_EXPR, countdown, long_cst (0), start,
+			  rest, loc);
+      make_slow_site (st, stmt, false);
+    }
 }
 
-static FILE *
-open_dump (void)
-{
-  if (!sampler_opts.dump_file)
-    return NULL;
-  FILE *f = fopen (sampler_opts.dump_file, "a");
-  if (!f)
-    error ("sampler: cannot open dump file %qs: %m", sampler_opts.dump_file);
-  return f;
-}
+/* ---------------------------------------------------------------------
+   The dump, the function's transformation and the passes.  */
 
 /* Writes what was done to the current function: the mode, its sites and
    every check with its weight (dropped ones included).  */
@@ -1645,88 +1625,79 @@ describe_function (FILE *out, function_state *st)
     }
 }
 
-/* Whether GCC would be likely to inline FNDECL as it is: its estimated
-   size is within the limits of the inliner for small functions (or for
-   functions declared inline).  */
-static bool
-inlined_as_plain (tree fndecl)
-{
-  int limit = DECL_DECLARED_INLINE_P (fndecl)
-	      ? param_max_inline_insns_single / 2
-	      : param_max_inline_insns_auto;
-  return estimate_num_insns_fn (fndecl, &eni_size_weights) <= limit;
-}
-
-/* Adds to RECURSIVE the functions of the unit that may call themselves,
-   directly or through others of the unit (those in a cycle of the call
-   graph).  */
 static void
-find_recursive_functions (hash_set<tree> &recursive)
+dump_function (function_state *st)
 {
-  cgraph_node **order = XCNEWVEC (cgraph_node *, symtab->cgraph_count);
-  int n = ipa_reduced_postorder (order, true, NULL);
-  for (int i = 0; i < n; i++)
-    for (cgraph_node *node = order[i]; node;
-	 node = ((ipa_dfs_info *) node->aux)->next_cycle)
-      {
-	bool in_cycle = ((ipa_dfs_info *) order[i]->aux)->next_cycle != NULL;
-	for (cgraph_edge *e = node->callees; e && !in_cycle; e = e->next_callee)
-	  in_cycle = e->callee->ultimate_alias_target () == node;
-	if (in_cycle)
-	  recursive.add (node->decl);
-      }
-  ipa_free_postorder_info ();
-  free (order);
+  if (sampler_opts.dump_file)
+    {
+      FILE *f = fopen (sampler_opts.dump_file, "a");
+      if (!f)
+	error ("sampler: cannot open dump file %qs: %m",
+	       sampler_opts.dump_file);
+      else
+	{
+	  describe_function (f, st);
+	  fclose (f);
+	}
+    }
+  if (dump_file)
+    describe_function (dump_file, st);
 }
 
-/* Transforms the current function; returns whether it had sites.  */
-static bool
-transform_function (FILE *dump)
+/* Transforms the current function if it has markers.  */
+static void
+transform_function (void)
 {
   function_state st;
-  st.fn = cfun;
-  st.entry_import = NULL;
   st.fallback_reason = NULL;
-  st.region_end = NULL_TREE;
   st.values = NULL_TREE;
   st.n_sites = 0;
-  /* discover_sites left uid INDEX + 1 on every site statement.  */
+  unsigned most_values = 0;
   basic_block bb;
   FOR_EACH_BB_FN (bb, cfun)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
 	 gsi_next (&gsi))
-      if (gimple_uid (gsi_stmt (gsi)) > 0)
+      if (is_site_marker (gsi_stmt (gsi)))
 	{
-	  st.sites.safe_push (gsi_stmt (gsi));
-	  st.n_sites += site_count (gsi_stmt (gsi));
+	  gimple *marker = gsi_stmt (gsi);
+	  st.sites.safe_push (marker);
+	  st.n_sites += site_count (marker);
+	  if (unit_sites[marker_site (marker)].scheme == SCHEME_SCALAR_PAIRS)
+	    most_values = MAX (most_values, marker_num_values (marker));
 	}
   if (st.sites.is_empty ())
-    return false;
-  unsigned most_values = 0;
-  for (gimple *site : st.sites)
-    if (is_site_marker (site)
-	&& unit_sites[gimple_uid (site) - 1].scheme == SCHEME_SCALAR_PAIRS)
-      most_values = MAX (most_values, gimple_call_num_args (site) - 1);
+    return;
   if (most_values)
     st.values = values_array (most_values);
 
   declare_runtime ();
-  st.countdown = create_tmp_var (long_integer_type_node, "sampler_countdown");
   st.fallback_reason = why_not_clonable ();
-  bool cloning = !st.fallback_reason;
-  insert_imports_and_exports (&st, cloning);
-
-  if (cloning)
+  if (!st.fallback_reason)
     {
+      isolate_region_ends (&st);
       place_checks_and_weigh (&st);
+      auto_vec<gimple *> fast_sites;
+      fast_sites.safe_splice (st.sites);
       clone_and_wire (&st);
+      free_dominance_info (CDI_DOMINATORS);
+      mark_virtual_operands_for_renaming (cfun);
+      update_ssa (TODO_update_ssa);
+      auto_bitmap dead;
+      for (gimple *stmt : fast_sites)
+	remove_fast_site (stmt, dead);
+      simple_dce_from_worklist (dead);
     }
   else
-    guard_without_cloning (&st);
+    {
+      guard_without_cloning (&st);
+      free_dominance_info (CDI_DOMINATORS);
+      mark_virtual_operands_for_renaming (cfun);
+      update_ssa (TODO_update_ssa);
+    }
 
   if (sampler_opts.verbose)
     {
-      if (cloning)
+      if (!st.fallback_reason)
 	inform (DECL_SOURCE_LOCATION (current_function_decl),
 		"sampler: %qD: %u sites, cloned into fast and slow copies",
 		current_function_decl, st.n_sites);
@@ -1736,29 +1707,19 @@ transform_function (FILE *dump)
 		"the countdown itself", current_function_decl,
 		st.fallback_reason, st.n_sites);
     }
-  if (dump)
-    describe_function (dump, &st);
-  if (dump_file)
-    describe_function (dump_file, &st);
+  dump_function (&st);
 
   free_dominance_info (CDI_DOMINATORS);
   free_dominance_info (CDI_POST_DOMINATORS);
-  delete_unreachable_blocks ();
   if (current_loops)
-    {
-      loops_state_set (LOOPS_NEED_FIXUP);
-      calculate_dominance_info (CDI_DOMINATORS);
-      fix_loop_structure (NULL);
-      free_dominance_info (CDI_DOMINATORS);
-    }
+    loops_state_set (LOOPS_NEED_FIXUP);
   cgraph_edge::rebuild_edges ();
-  return true;
 }
 
-/* ---------------------------------------------------------------------
-   The pass.  */
+/* The first pass: finds the sites of the unit's selected functions and
+   which functions are weightless, and emits the unit's data.  */
 
-static const pass_data sampler_pass_data = {
+static const pass_data sites_pass_data = {
   SIMPLE_IPA_PASS,
   "sampler",
   OPTGROUP_NONE,
@@ -1770,11 +1731,11 @@ static const pass_data sampler_pass_data = {
   0
 };
 
-class sampler_pass : public simple_ipa_opt_pass
+class sites_pass : public simple_ipa_opt_pass
 {
 public:
-  sampler_pass (gcc::context *ctxt)
-    : simple_ipa_opt_pass (sampler_pass_data, ctxt)
+  sites_pass (gcc::context *ctxt)
+    : simple_ipa_opt_pass (sites_pass_data, ctxt)
   {
   }
 
@@ -1785,52 +1746,56 @@ public:
 
   virtual unsigned int execute (function *)
   {
-    /* The functions small enough for GCC to inline them, before the
-       transformation makes them bigger (see keep_inlining).  */
-    hash_set<tree> small;
-    /* Recursive ones stay within the limits: disregarding them makes the
-       inliner unroll the recursion for as long as it may.  */
-    hash_set<tree> recursive;
-    find_recursive_functions (recursive);
-    cgraph_node *node;
-    FOR_EACH_FUNCTION_WITH_GIMPLE_BODY (node)
-      {
-	function *fn = DECL_STRUCT_FUNCTION (node->decl);
-	if (fn && fn->cfg && function_selected (node->decl)
-	    && !recursive.contains (node->decl)
-	    && inlined_as_plain (node->decl))
-	  small.add (node->decl);
-      }
     discover_sites ();
-    hash_set<tree> weighty;
-    weighty_functions = &weighty;
-    compute_weighty_functions ();
-
-    FILE *dump = open_dump ();
-    FOR_EACH_FUNCTION_WITH_GIMPLE_BODY (node)
-      {
-	function *fn = DECL_STRUCT_FUNCTION (node->decl);
-	if (!fn || !fn->cfg || !function_selected (node->decl))
-	  continue;
-	push_cfun (fn);
-	bool transformed = transform_function (dump);
-	pop_cfun ();
-	if (transformed && small.contains (node->decl))
-	  /* Its fast copy is about as small as the function was: let GCC
-	     inline it where it would have inlined the plain function,
-	     whatever the slow copy adds to its size.  */
-	  DECL_DISREGARD_INLINE_LIMITS (node->decl) = 1;
-      }
-    if (dump)
-      fclose (dump);
-    weighty_functions = NULL;
+    find_weighty_functions ();
     emit_unit ();
     return 0;
   }
 };
 
 opt_pass *
-make_sampler_pass (gcc::context *ctxt)
+make_sites_pass (gcc::context *ctxt)
 {
-  return new sampler_pass (ctxt);
+  return new sites_pass (ctxt);
+}
+
+/* The second pass: the transformation, on each function after GCC's
+   optimisers, at every optimisation level.  */
+
+static const pass_data transform_pass_data = {
+  GIMPLE_PASS,
+  "sampler-transform",
+  OPTGROUP_NONE,
+  TV_NONE,
+  PROP_cfg | PROP_ssa,
+  0,
+  0,
+  0,
+  TODO_cleanup_cfg
+};
+
+class transform_pass : public gimple_opt_pass
+{
+public:
+  transform_pass (gcc::context *ctxt)
+    : gimple_opt_pass (transform_pass_data, ctxt)
+  {
+  }
+
+  virtual bool gate (function *)
+  {
+    return !seen_error ();
+  }
+
+  virtual unsigned int execute (function *)
+  {
+    transform_function ();
+    return 0;
+  }
+};
+
+opt_pass *
+make_transform_pass (gcc::context *ctxt)
+{
+  return new transform_pass (ctxt);
 }

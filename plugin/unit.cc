@@ -21,6 +21,7 @@
 #include "toplev.h"
 #include "diagnostic-core.h"
 #include "builtins.h"
+#include "ggc.h"
 
 #include "../runtime/sampler-abi.h"
 
@@ -83,6 +84,25 @@ static struct
     bounds_unsigned, bounds_double, float_kind, pairs_signed, pairs_unsigned;
 } sample_fns;
 
+/* The declarations live in GCC's garbage-collected memory, which collects
+   between the functions the transformation works on.  */
+#define TREE_ROOT(var) \
+  { &(var), 1, sizeof (tree), &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node }
+const struct ggc_root_tab unit_gc_roots[] = {
+  TREE_ROOT (counters_decl),
+  TREE_ROOT (sample_fns.count),
+  TREE_ROOT (sample_fns.branch),
+  TREE_ROOT (sample_fns.sign_signed),
+  TREE_ROOT (sample_fns.sign_unsigned),
+  TREE_ROOT (sample_fns.bounds_signed),
+  TREE_ROOT (sample_fns.bounds_unsigned),
+  TREE_ROOT (sample_fns.bounds_double),
+  TREE_ROOT (sample_fns.float_kind),
+  TREE_ROOT (sample_fns.pairs_signed),
+  TREE_ROOT (sample_fns.pairs_unsigned),
+  LAST_GGC_ROOT_TAB
+};
+
 static void
 declare_sample_functions (void)
 {
@@ -117,31 +137,64 @@ build_preserving_call (tree fn, const vec<tree> &args, tree result,
 		       tree memory)
 {
 #if defined(__x86_64__)
-  static const char *const arg_registers[] = { "D", "S", "d", "c" };
+  static const char *const arg_registers[] = { "rdi", "rsi", "rdx", "rcx" };
   gcc_assert (args.length () <= ARRAY_SIZE (arg_registers));
-  /* The call skips the red zone, where a function that makes no call of
-     its own may keep data below the stack pointer.  It goes through the
-     GOT, bound when the program is loaded, rather than a PLT entry, whose
-     lazy binding may change R10 and R11.  */
-  char *text = concat ("lea -128(%%rsp), %%rsp\n\tcall *",
-		       IDENTIFIER_POINTER (DECL_NAME (fn)),
-		       "@GOTPCREL(%%rip)\n\tlea 128(%%rsp), %%rsp", NULL);
-  vec<tree, va_gc> *inputs = NULL, *outputs = NULL, *clobbers = NULL;
-  auto operand = [] (const char *constraint, tree value)
+  /* The arguments may be in any register (or be constants): the asm saves
+     the argument registers, passes the values through the stack into them
+     and restores them, so that the only register it pins is the result's.
+     A fixed register per argument would keep the function's values out of
+     those registers wherever they live across a slow copy's call, and so
+     in the fast copy too, which shares them.  The call skips the red zone,
+     where a function that makes no call of its own may keep data below the
+     stack pointer.  It goes through the GOT, bound when the program is
+     loaded, rather than a PLT entry, whose lazy binding may change R10 and
+     R11.  */
+  unsigned n = args.length ();
+  auto_vec<char> text;
+  auto add = [&text] (const char *part)
     {
-      return build_tree_list (build_tree_list
-			      (NULL_TREE, build_string (strlen (constraint) + 1,
-							constraint)), value);
+      for (const char *c = part; *c; c++)
+	text.safe_push (*c);
     };
-  vec_safe_push (outputs, operand ("=a", result));
-  for (unsigned i = 0; i < args.length (); i++)
-    vec_safe_push (inputs, operand (arg_registers[i], args[i]));
+  char operand[16];
+  add ("lea -128(%%rsp), %%rsp\n\t");
+  for (unsigned i = 0; i < n; i++)
+    {
+      add ("push %%");
+      add (arg_registers[i]);
+      add ("\n\t");
+    }
+  for (unsigned i = n; i-- > 0;)
+    {
+      snprintf (operand, sizeof operand, "push %%%u\n\t", i + 1);
+      add (operand);
+    }
+  for (unsigned i = 0; i < n; i++)
+    {
+      add ("pop %%");
+      add (arg_registers[i]);
+      add ("\n\t");
+    }
+  add ("call *");
+  add (IDENTIFIER_POINTER (DECL_NAME (fn)));
+  add ("@GOTPCREL(%%rip)\n\t");
+  for (unsigned i = n; i-- > 0;)
+    {
+      add ("pop %%");
+      add (arg_registers[i]);
+      add ("\n\t");
+    }
+  add ("lea 128(%%rsp), %%rsp");
+  text.safe_push (0);
+  vec<tree, va_gc> *inputs = NULL, *outputs = NULL, *clobbers = NULL;
+  vec_safe_push (outputs, asm_operand ("=a", result));
+  for (unsigned i = 0; i < n; i++)
+    vec_safe_push (inputs, asm_operand ("re", args[i]));
   if (memory)
-    vec_safe_push (inputs, operand ("m", memory));
+    vec_safe_push (inputs, asm_operand ("m", memory));
   vec_safe_push (clobbers, build_tree_list (NULL_TREE, build_string (3, "cc")));
-  gasm *call = gimple_build_asm_vec (ggc_strdup (text), inputs, outputs,
-				     clobbers, NULL);
-  free (text);
+  gasm *call = gimple_build_asm_vec (ggc_strdup (text.address ()), inputs,
+				     outputs, clobbers, NULL);
   gimple_asm_set_volatile (call, true);
   return call;
 #else
@@ -206,7 +259,7 @@ gimple *
 build_sample_call (gimple *stmt, tree left, tree next, tree values)
 {
   declare_sample_functions ();
-  const site_info &site = unit_sites[gimple_uid (stmt) - 1];
+  const site_info &site = unit_sites[marker_site (stmt)];
   location_t loc = gimple_location (stmt);
   gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
   tree counters = counter_address (site.first_counter);
@@ -216,7 +269,7 @@ build_sample_call (gimple *stmt, tree left, tree next, tree values)
   tree memory = NULL_TREE;
   /* Integers only: the call can preserve every register.  */
   bool preserving = true;
-  if (!is_site_marker (stmt) || site.scheme == SCHEME_FUNCTION_ENTRIES)
+  if (site.scheme == SCHEME_CHECKS || site.scheme == SCHEME_FUNCTION_ENTRIES)
     {
       /* A check or a function entry: count the visit.  */
       fn = sample_fns.count;
@@ -224,8 +277,8 @@ build_sample_call (gimple *stmt, tree left, tree next, tree values)
     }
   else
     {
-      tree value = gimple_call_num_args (stmt) > 1
-		   ? gimple_call_arg (stmt, 1) : NULL_TREE;
+      tree value = marker_num_values (stmt) ? marker_value (stmt, 0)
+					     : NULL_TREE;
       switch (site.scheme)
 	{
 	case SCHEME_BRANCHES:
@@ -246,7 +299,7 @@ build_sample_call (gimple *stmt, tree left, tree next, tree values)
 	       compared with.  */
 	    fn = observed_unsigned (site) ? sample_fns.pairs_unsigned
 					  : sample_fns.pairs_signed;
-	    unsigned n = gimple_call_num_args (stmt) - 1;
+	    unsigned n = marker_num_values (stmt);
 	    /* The runtime reads unsigned values as unsigned long long: the
 	       same bits.  */
 	    tree type = long_long_integer_type_node;
@@ -258,7 +311,7 @@ build_sample_call (gimple *stmt, tree left, tree next, tree values)
 		gimple *store
 		  = gimple_build_assign (element,
 					 converted (&gsi,
-						    gimple_call_arg (stmt, i + 1),
+						    marker_value (stmt, i),
 						    type, loc));
 		gimple_set_location (store, loc);
 		gsi_insert_before (&gsi, store, GSI_SAME_STMT);

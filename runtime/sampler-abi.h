@@ -15,9 +15,15 @@
 
 #define SAMPLER_COUNTDOWN_OFF LONG_MAX
 
-/* Initial-exec TLS: one %fs-relative load or store, no __tls_get_addr call,
-   even in -fPIC code.  */
-extern __thread long __sampler_countdown __attribute__((tls_model("initial-exec")));
+/* The thread's sampling state: [0] its countdown, [1] where the slow copy
+   of a region notes what the countdown will be at the region's end (no
+   other use, and only while a slow copy runs).  Both live in memory, so
+   that instrumented code keeps no register for sampling: a threshold check
+   subtracts its region's weight from the countdown in one instruction.
+   Initial-exec TLS: one %fs-relative access, no __tls_get_addr call, even
+   in -fPIC code, and one address for both.  */
+extern __thread long __sampler_countdown[2] __attribute__((tls_model("initial-exec")));
+#define SAMPLER_COUNTDOWN (__sampler_countdown[0])
 
 /* Starts the calling thread's random stream (and the process's configuration
    on first use); returns its first countdown.  */

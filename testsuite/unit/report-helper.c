@@ -262,7 +262,7 @@ int main(int argc, char **argv)
         exit(0);
     }
     if (strcmp(mode, "countdowns") == 0) {
-        long countdown = __sampler_countdown;
+        long countdown = SAMPLER_COUNTDOWN;
         printf("main");
         for (long i = strtol(arg, NULL, 10); i > 0; i--) {
             printf(" %ld", countdown);

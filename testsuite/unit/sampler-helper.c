@@ -63,7 +63,7 @@ static void print_stream(const char *label, long first)
 static void *run_thread(void *label)
 {
     /* A new thread has not been started: instrumented code sees 0.  */
-    if (__sampler_countdown != 0)
+    if (SAMPLER_COUNTDOWN != 0)
         exit(3);
     /* Instrumented code may sample between a call and its errno check.  */
     errno = ENOTRECOVERABLE;
@@ -106,7 +106,7 @@ static int groups(void)
 {
     unsigned long long counters[3 * GROUP] = { 0 };
     long long values[GROUP + 1] = { 0 };
-    long countdown = __sampler_countdown;
+    long countdown = SAMPLER_COUNTDOWN;
 
     if (countdown == 0)
         countdown = __sampler_thread_start();
@@ -132,7 +132,7 @@ static int groups(void)
 static int phantoms(void)
 {
     unsigned long long counter = 0;
-    long countdown = __sampler_countdown;
+    long countdown = SAMPLER_COUNTDOWN;
 
     if (countdown == 0)
         countdown = __sampler_thread_start();
@@ -157,13 +157,13 @@ int main(int argc, char **argv)
     if (argc == 2 && strcmp(argv[1], "quiet") == 0)
         return 0;
     if (argc == 2 && strcmp(argv[1], "sparsity") == 0) {
-        printf("sparsity %ld countdown %ld\n", sampler_sparsity(), __sampler_countdown);
+        printf("sparsity %ld countdown %ld\n", sampler_sparsity(), SAMPLER_COUNTDOWN);
         return 0;
     }
     if (argc == 3 && (strcmp(argv[1], "threads") == 0 || strcmp(argv[1], "created") == 0)
         && draws > 0) {
         bool created = strcmp(argv[1], "created") == 0;
-        print_stream("main", __sampler_countdown);
+        print_stream("main", SAMPLER_COUNTDOWN);
         if (start_and_join("first", created) != 0 || start_and_join("second", created) != 0)
             return 4;
         return 0;

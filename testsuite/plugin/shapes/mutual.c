@@ -1,6 +1,7 @@
 /* even/odd recurse into each other without sites: both weightless.
    weighty_rec has a site and recurses: after-call checks (weight 0 there,
-   so dropped).  */
+   so dropped).  At -O2 GCC inlines the recursion four levels deep: five
+   copies of the site, in a row, for the entry check.  */
 void check (int) __attribute__ ((sampled));
 static int odd (unsigned);
 static int even (unsigned n) { return n == 0 ? 1 : odd (n - 1); }

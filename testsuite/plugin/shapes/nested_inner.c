@@ -1,8 +1,7 @@
-/* A site in the inner loop: every cycle through the site uses the inner
-   back edge, so that edge alone carries a check; the outer one needs none.
-   The inner loop's exit, round the outer loop into the inner one again,
-   reaches one site before the inner back edge: a loop-exit check of
-   weight 1.  */
+/* A site in the inner loop: every cycle through the site goes through the
+   inner loop's head, so that alone carries a check; the outer one needs
+   none, and neither does the inner loop's exit, which reaches no site
+   before the inner head again.  */
 void check (int) __attribute__ ((sampled));
 int nested_inner (int n)
 {

@@ -1,6 +1,7 @@
 /* Sites only in the outer loop: the inner loop's cycle holds no site and
-   gets no check; the outer back edge does.  The outer loop's exit leads to
-   no site: its check weighs 0 and is dropped.  */
+   gets no check; the outer loop's head does.  The outer loop's exit leads
+   to no site: its check weighs 0 and is dropped.  (At -O2 GCC copies the
+   site into a peeled first iteration.)  */
 void check (int) __attribute__ ((sampled));
 int nested_outer (int n)
 {

@@ -1,6 +1,6 @@
 /* Calls to weightless functions are invisible: a static helper without
    sites, a function from a system header, and a function the user asserts
-   weightless.  No after-call checks; the back edge carries the check (the
+   weightless.  No after-call checks; the loop's head carries the check (the
    loop's exit check weighs 0: no site after the loop).  */
 #include <stdlib.h>
 void check (int) __attribute__ ((sampled));
