@@ -36,7 +36,7 @@ static struct plugin_info sampler_plugin_info = {
   "  -fplugin-arg-sampler-region-limit=N most sites between two checks on\n"
   "      any path (0, the default: no limit)\n"
   "  -fplugin-arg-sampler-pad-limit=N    paths this many sites lighter than\n"
-  "      the heaviest are counted as the heaviest (4)\n"
+  "      the heaviest are counted as the heaviest (16)\n"
   "  -fplugin-arg-sampler-site-table=FILE append the unit's site table to FILE\n"
   "  -fplugin-arg-sampler-verbose        say how each function was treated\n"
   "  -fplugin-arg-sampler-dump=FILE      append checks and weights to FILE\n"
@@ -130,7 +130,7 @@ parse_arguments (struct plugin_name_args *info)
   sampler_opts.schemes = SCHEME_CHECKS;
   sampler_opts.pairs_limit = 16;
   sampler_opts.region_limit = 0;
-  sampler_opts.pad_limit = 4;
+  sampler_opts.pad_limit = 16;
   sampler_opts.rules = vNULL;
   for (int i = 0; i < info->argc; i++)
     {

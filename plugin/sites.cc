@@ -285,7 +285,8 @@ build_marker (unsigned index, location_t loc, const vec<tree> &values,
   vec_safe_push (inputs, asm_operand ("i", build_int_cst (unsigned_type_node,
 							  index)));
   for (tree value : values)
-    vec_safe_push (inputs, asm_operand ("X", value));
+    vec_safe_push (inputs, asm_operand (is_gimple_val (value) ? "X" : "m",
+					value));
   if (taken)
     vec_safe_push (outputs, asm_operand ("=r", taken));
   gasm *marker = gimple_build_asm_vec (marker_template, inputs, outputs, NULL,
@@ -828,7 +829,11 @@ assignment_sites (gimple *stmt, unsigned schemes)
 				IDENTIFIER_POINTER (DECL_NAME (y)), NULL),
 			"<,==,>", 3);
 	  unit_sites[index].value_kind = value_kind_of (type);
-	  operands.safe_push (as_operand (y, after, loc));
+	  /* A partner in memory is read where the site is sampled, and
+	     nowhere else: a value loaded for every marker would be loaded
+	     (hoisted, kept in a register or on the stack) in the fast copy
+	     too, where nothing uses it.  */
+	  operands.safe_push (y);
 	}
       /* The constants X's type can hold, within what is left of the
 	 limit; each value once (10 and 10L are one to a long).  */

@@ -22,6 +22,7 @@
 #include "diagnostic-core.h"
 #include "builtins.h"
 #include "ggc.h"
+#include "gimplify.h"
 
 #include "../runtime/sampler-abi.h"
 
@@ -219,6 +220,15 @@ counter_address (unsigned first)
 static tree
 converted (gimple_stmt_iterator *gsi, tree value, tree type, location_t loc)
 {
+  if (!is_gimple_val (value))
+    {
+      /* A variable in memory, which a marker reads where it is.  */
+      tree loaded = create_tmp_reg (TREE_TYPE (value), "sampler_value");
+      gimple *load = gimple_build_assign (loaded, unshare_expr (value));
+      gimple_set_location (load, loc);
+      gsi_insert_before (gsi, load, GSI_SAME_STMT);
+      value = loaded;
+    }
   if (TYPE_MAIN_VARIANT (TREE_TYPE (value)) == TYPE_MAIN_VARIANT (type))
     return value;
   if (CONSTANT_CLASS_P (value))

@@ -26,9 +26,44 @@
 /* 0, 1, 2 for <, ==, >.  */
 #define THREE_WAY(a, b) ((unsigned long)(((a) > (b)) - ((a) < (b)) + 1))
 
+/* Instrumented code counts a thread's visits off its countdown from the
+   start, so in a thread that has not started sampling yet they count off
+   the initial 0 and the first of them calls here: the countdown C it was
+   left with is then relative to 0, and the thread's first countdown is
+   drawn now and added, which gives the countdown as it would have been.
+   The thread starts at its first visit, as it would with a test at every
+   entry into the slow path, without the test.  */
+static inline __attribute__((always_inline)) SAMPLER_PRESERVING long
+started_preserving(long c)
+{
+    if (__builtin_expect(sampler_thread_stream == NULL, 0))
+        c += __sampler_thread_start_preserving();
+    return c;
+}
+
+static inline long started(long c)
+{
+    if (__builtin_expect(sampler_thread_stream == NULL, 0))
+        c += __sampler_thread_start();
+    return c;
+}
+
+/* For the single sites, which instrumented code calls at a countdown of
+   0: in a thread that had not started, the countdown left after the
+   visit, when that is not the sampled one.  */
+#define UNLESS_FIRST_VISIT_OF_THREAD(start)                                  \
+    do {                                                                     \
+        if (__builtin_expect(sampler_thread_stream == NULL, 0)) {            \
+            long left = start(SAMPLER_COUNTDOWN);                            \
+            if (left > 0)                                                    \
+                return left;                                                 \
+        }                                                                    \
+    } while (0)
+
 SAMPLER_EXPORT SAMPLER_PRESERVING long __sampler_count(unsigned long long *counters,
                                                        unsigned long index)
 {
+    UNLESS_FIRST_VISIT_OF_THREAD(started_preserving);
     bump(counters, index);
     return sampler_countdown_next_preserving();
 }
@@ -39,6 +74,7 @@ SAMPLER_EXPORT SAMPLER_PRESERVING long __sampler_count(unsigned long long *count
 SAMPLER_EXPORT SAMPLER_PRESERVING long __sampler_branch(unsigned long long *counters,
                                                         unsigned long outcome)
 {
+    UNLESS_FIRST_VISIT_OF_THREAD(started_preserving);
     bump(counters, outcome != 0);
     return sampler_countdown_next_preserving();
 }
@@ -46,6 +82,7 @@ SAMPLER_EXPORT SAMPLER_PRESERVING long __sampler_branch(unsigned long long *coun
 SAMPLER_EXPORT SAMPLER_PRESERVING long
 __sampler_sign_signed(unsigned long long *counters, long long value)
 {
+    UNLESS_FIRST_VISIT_OF_THREAD(started_preserving);
     bump(counters, THREE_WAY(value, 0));
     return sampler_countdown_next_preserving();
 }
@@ -53,6 +90,7 @@ __sampler_sign_signed(unsigned long long *counters, long long value)
 SAMPLER_EXPORT SAMPLER_PRESERVING long
 __sampler_sign_unsigned(unsigned long long *counters, unsigned long long value)
 {
+    UNLESS_FIRST_VISIT_OF_THREAD(started_preserving);
     bump(counters, value != 0 ? 2 : 1);
     return sampler_countdown_next_preserving();
 }
@@ -62,7 +100,7 @@ __sampler_sign_unsigned(unsigned long long *counters, unsigned long long value)
    countdown reaches.  Returns the countdown that follows the group.  */
 #define SAMPLE_PAIRS(type, counters, c, k, values)                           \
     do {                                                                     \
-        unsigned long i = (unsigned long)((long)(k) + (c) - 1);              \
+        unsigned long i = (unsigned long)((long)(k) + started_preserving(c) - 1); \
         while (i < (k)) {                                                    \
             bump(counters, 3 * i + THREE_WAY((type)(values)[0],              \
                                              (type)(values)[i + 1]));        \
@@ -87,6 +125,7 @@ __sampler_pairs_unsigned(unsigned long long *counters, long c, unsigned long k,
 
 SAMPLER_EXPORT SAMPLER_PRESERVING long __sampler_skip(long c)
 {
+    c = started_preserving(c);
     while (c <= 0)
         c += sampler_countdown_next_preserving();
     return c;
@@ -97,6 +136,7 @@ SAMPLER_EXPORT SAMPLER_PRESERVING long __sampler_skip(long c)
 SAMPLER_EXPORT long __sampler_bounds_signed(unsigned long long *slots,
                                             long long value)
 {
+    UNLESS_FIRST_VISIT_OF_THREAD(started);
     __sampler_observe_signed(slots, value);
     return sampler_countdown_next();
 }
@@ -104,12 +144,14 @@ SAMPLER_EXPORT long __sampler_bounds_signed(unsigned long long *slots,
 SAMPLER_EXPORT long __sampler_bounds_unsigned(unsigned long long *slots,
                                               unsigned long long value)
 {
+    UNLESS_FIRST_VISIT_OF_THREAD(started);
     __sampler_observe_unsigned(slots, value);
     return sampler_countdown_next();
 }
 
 SAMPLER_EXPORT long __sampler_bounds_double(unsigned long long *slots, double value)
 {
+    UNLESS_FIRST_VISIT_OF_THREAD(started);
     __sampler_observe_double(slots, value);
     return sampler_countdown_next();
 }
@@ -117,6 +159,7 @@ SAMPLER_EXPORT long __sampler_bounds_double(unsigned long long *slots, double va
 SAMPLER_EXPORT long __sampler_float_kind(unsigned long long *counters,
                                          long double value, int source_type)
 {
+    UNLESS_FIRST_VISIT_OF_THREAD(started);
     __sampler_observe_float_kind(counters, value, source_type);
     return sampler_countdown_next();
 }

@@ -5,8 +5,10 @@
    now is the next one sampled.  Every site visit decrements c; the visit that
    brings it to 0 is sampled and c is reloaded with __sampler_next_countdown().
    A thread whose countdown is still 0 (the TLS initial value) has not been
-   started: instrumented code calls __sampler_thread_start() on its slow path
-   when it sees 0.  When sampling is off, countdowns are SAMPLER_COUNTDOWN_OFF,
+   started: instrumented code calls __sampler_thread_start() on its way into
+   the slow copy when it sees 0, or counts the visits of code that is not
+   cloned off 0, and the first sampling function it calls starts the
+   thread and adds its first countdown to what was left.  When sampling is off, countdowns are SAMPLER_COUNTDOWN_OFF,
    so every threshold check takes the fast path.  */
 #ifndef SAMPLER_ABI_H
 #define SAMPLER_ABI_H

@@ -22,6 +22,14 @@
                                  __sampler_pairs_signed as the slow copy
                                  does; prints "groups C0 C1 ...", the
                                  samples of each position in the group
+   sampler-helper fresh N        N threads (not created by instrumented
+                                 code, started one after another), each
+                                 visiting a branch site once and a group of
+                                 GROUP scalar-pairs sites, as code that is
+                                 not cloned does, from the countdown 0 of a
+                                 thread that has not started sampling; prints
+                                 "fresh B C0 C1 ...", the samples of the
+                                 branch and of each position in the group
    sampler-helper phantoms N     N rounds of one visit to a checks site
                                  (__sampler_count) then PHANTOMS visits to
                                  no site (__sampler_skip); prints
@@ -127,6 +135,44 @@ static int groups(void)
     return 0;
 }
 
+/* A fresh thread's first visits: a branch, then a group of pairs.  */
+static unsigned long long fresh_branch[2], fresh_pairs[3 * GROUP];
+
+static void *fresh_visits(void *unused)
+{
+    static const long long values[GROUP + 1] = { 0 };
+
+    (void)unused;
+    if (SAMPLER_COUNTDOWN != 0)
+        return (void *)1;   /* started already */
+    if ((SAMPLER_COUNTDOWN -= 1) <= 0)
+        SAMPLER_COUNTDOWN = __sampler_branch(fresh_branch, 1);
+    if ((SAMPLER_COUNTDOWN -= GROUP) <= 0)
+        SAMPLER_COUNTDOWN = __sampler_pairs_signed(fresh_pairs, SAMPLER_COUNTDOWN,
+                                                   GROUP, values);
+    return SAMPLER_COUNTDOWN >= 1 ? NULL : (void *)2;
+}
+
+static int fresh(void)
+{
+    for (long i = 0; i < draws; i++) {
+        pthread_t thread;
+        void *result;
+        if (pthread_create(&thread, NULL, fresh_visits, NULL) != 0
+            || pthread_join(thread, &result) != 0)
+            return 9;
+        if (result != NULL)
+            return 10 + (int)(long)result;
+    }
+    if (fresh_branch[0] != 0)
+        return 13;   /* the outcome was true */
+    printf("fresh %llu", fresh_branch[1]);
+    for (int site = 0; site < GROUP; site++)
+        printf(" %llu", fresh_pairs[3 * site + 1]);
+    putchar('\n');
+    return 0;
+}
+
 /* One site, then visits to no site counted all at once, as at the end of
    a region of the slow copy.  */
 static int phantoms(void)
@@ -186,6 +232,8 @@ int main(int argc, char **argv)
         return groups();
     if (argc == 3 && strcmp(argv[1], "phantoms") == 0 && draws > 0)
         return phantoms();
+    if (argc == 3 && strcmp(argv[1], "fresh") == 0 && draws > 0)
+        return fresh();
     fprintf(stderr, "usage: %s quiet | sparsity | threads N | created N | fork N"
             " | groups N | phantoms N\n", argv[0]);
     return 2;

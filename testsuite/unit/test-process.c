@@ -440,6 +440,34 @@ START_TEST(test_groups_of_visits_are_sampled_each_alone)
 }
 END_TEST
 
+/* A thread that has not started sampling counts its first visits off
+   the countdown 0 and starts at the runtime's first call: its first
+   visits are sampled as fairly as any.  */
+START_TEST(test_first_visits_of_a_thread_are_sampled_fairly)
+{
+    const char *every[] = { "SAMPLER_SPARSITY=1", NULL };
+    const char *sparse[] = { "SAMPLER_SPARSITY=7", "SAMPLER_SEED=31", NULL };
+    const unsigned long threads = 3000;
+    char count[32];
+    snprintf(count, sizeof count, "%lu", threads);
+    for (int pass = 0; pass < 2; pass++) {
+        struct run run = run_helper(helpers[_i], pass ? sparse : every, "fresh", count);
+        assert_exited_cleanly(&run);
+        size_t printed;
+        long *samples = stream_of(run.out, "fresh", &printed);
+        ck_assert_uint_eq(printed, 17);
+        for (size_t i = 0; i < printed; i++) {
+            if (pass == 0)
+                ck_assert_int_eq(samples[i], (long)threads);
+            else
+                assert_binomial((unsigned long)samples[i], threads, 1.0 / 7);
+        }
+        free(samples);
+        free_run(&run);
+    }
+}
+END_TEST
+
 START_TEST(test_visits_to_no_site_leave_sampling_fair)
 {
     assert_each_sampled_alone(helpers[_i], "phantoms", 1, "SAMPLER_SEED=77");
@@ -519,6 +547,8 @@ Suite *process_suite(void)
     tcase_add_loop_test(samples, test_groups_of_visits_are_sampled_each_alone, 0,
                         helper_count);
     tcase_add_loop_test(samples, test_visits_to_no_site_leave_sampling_fair, 0,
+                        helper_count);
+    tcase_add_loop_test(samples, test_first_visits_of_a_thread_are_sampled_fairly, 0,
                         helper_count);
     suite_add_tcase(suite, samples);
 
