@@ -829,16 +829,16 @@ assignment_sites (gimple *stmt, unsigned schemes)
 				IDENTIFIER_POINTER (DECL_NAME (y)), NULL),
 			"<,==,>", 3);
 	  unit_sites[index].value_kind = value_kind_of (type);
-	  /* A global variable of the program's interface is read where the
-	     site is sampled, and nowhere else: a value loaded for every
-	     marker would be loaded (hoisted, kept in a register or on the
-	     stack) in the fast copy too, where nothing uses it (gzip's
-	     longest_match loaded and spilled ten globals per call).  Others
-	     are loaded at the marker: GCC may drop a static variable whose
-	     every read it has folded or that nothing reads, and one that only
-	     the slow copy reads would then be missing at link time.  */
-	  bool in_memory = VAR_P (y) && (TREE_PUBLIC (y) || DECL_EXTERNAL (y));
-	  operands.safe_push (in_memory ? y : as_operand (y, after, loc));
+	  /* A partner in memory is read where the site is sampled, and
+	     nowhere else: a value loaded for every marker would be loaded
+	     (hoisted, kept in a register or on the stack) in the fast copy
+	     too, where nothing uses it (gzip's longest_match loaded and
+	     spilled ten globals per call).  A constant is loaded at the
+	     marker, which GCC folds: it drops a static constant whose every
+	     read it has folded, and the slow copy's read would then be left
+	     without a definition.  */
+	  operands.safe_push (TREE_READONLY (y) ? as_operand (y, after, loc)
+			      : y);
 	}
       /* The constants X's type can hold, within what is left of the
 	 limit; each value once (10 and 10L are one to a long).  */
@@ -1053,6 +1053,10 @@ discover_sites (void)
 	continue;
       push_cfun (fn);
       discover_function_sites ();
+      /* The call graph's references, built before this pass, learn what
+	 the markers read: a variable that only markers read is then still
+	 read, and kept, with its stores.  */
+      cgraph_edge::rebuild_edges ();
       pop_cfun ();
     }
 }
