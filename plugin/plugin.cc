@@ -386,6 +386,19 @@ define_sampler_macro (void *, void *)
     cpp_define (*reader, "__SAMPLER__=1");
 }
 
+/* Puts PASS at POSITION relative to the first instance of REFERENCE.  */
+static void
+add_pass (struct plugin_name_args *info, opt_pass *pass, const char *reference,
+	  enum pass_positioning_ops position)
+{
+  struct register_pass_info where;
+  where.pass = pass;
+  where.reference_pass_name = reference;
+  where.ref_pass_instance_number = 1;
+  where.pos_op = position;
+  register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &where);
+}
+
 int
 plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
 {
@@ -421,30 +434,12 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
      into-SSA and early inlining: the weightless fixpoint sees the whole
      unit, and the sites are the source's own conditionals, calls and
      assignments.  */
-  struct register_pass_info sites;
-  sites.pass = make_sites_pass (g);
-  sites.reference_pass_name = "visibility";
-  sites.ref_pass_instance_number = 1;
-  sites.pos_op = PASS_POS_INSERT_AFTER;
-  register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &sites);
-
+  add_pass (info, make_sites_pass (g), "visibility", PASS_POS_INSERT_AFTER);
   /* After GCC's optimisers, at every level, just before the last clean-up
      of the CFG: the fast copy is the optimised code.  */
-  struct register_pass_info transform;
-  transform.pass = make_transform_pass (g);
-  transform.reference_pass_name = "optimized";
-  transform.ref_pass_instance_number = 1;
-  transform.pos_op = PASS_POS_INSERT_BEFORE;
-  register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL,
-		     &transform);
-
+  add_pass (info, make_transform_pass (g), "optimized",
+	    PASS_POS_INSERT_BEFORE);
   /* Right after the sites pass, before any inlining.  */
-  struct register_pass_info redirect;
-  redirect.pass = make_redirect_pass (g);
-  redirect.reference_pass_name = "sampler";
-  redirect.ref_pass_instance_number = 1;
-  redirect.pos_op = PASS_POS_INSERT_AFTER;
-  register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL,
-		     &redirect);
+  add_pass (info, make_redirect_pass (g), "sampler", PASS_POS_INSERT_AFTER);
   return 0;
 }
