@@ -17,7 +17,8 @@
        last site;
      - each check takes its region's weight from the thread's countdown
        at once, in memory (no register is kept for it, nothing is saved
-       around calls), and goes to the slow copy only when that borrows.
+       around calls), and goes to the slow copy only when that borrows or
+       leaves zero.
    Functions whose CFG cannot be copied safely (setjmp, abnormal or EH
    edges, asm goto) get a test of the countdown at each site instead.  */
 
@@ -412,9 +413,9 @@ add_stmt (gimple_seq *seq, gimple *stmt, location_t loc)
 }
 
 /* `VAR -= AMOUNT', added to SEQ, VAR a thread-local of the runtime; when
-   TEST is not NULL, returns whether the subtraction borrowed (TEST "c":
-   VAR was below AMOUNT, as unsigned numbers) or whether VAR is now at most
-   zero (TEST "le").  AMOUNT is a constant or a long.  */
+   TEST is not NULL, returns whether VAR was at most AMOUNT, as unsigned
+   numbers (TEST "be": the subtraction borrowed or left zero) or whether VAR
+   is now at most zero (TEST "le").  AMOUNT is a constant or a long.  */
 static tree
 subtract (gimple_seq *seq, tree var, tree amount, const char *test,
 	  location_t loc)
@@ -425,8 +426,8 @@ subtract (gimple_seq *seq, tree var, tree amount, const char *test,
   vec<tree, va_gc> *inputs = NULL, *outputs = NULL;
   vec_safe_push (outputs, asm_operand ("=m", var));
   if (flag)
-    vec_safe_push (outputs, asm_operand (strcmp (test, "c") == 0
-					 ? "=@ccc" : "=@ccle", flag));
+    vec_safe_push (outputs, asm_operand (strcmp (test, "be") == 0
+					 ? "=@ccbe" : "=@ccle", flag));
   vec_safe_push (inputs, asm_operand ("m", unshare_expr (var)));
   vec_safe_push (inputs, asm_operand ("er", amount));
   const char *text = flag ? "subq %3, %0" : "subq %2, %0";
@@ -447,8 +448,8 @@ subtract (gimple_seq *seq, tree var, tree amount, const char *test,
   tree after = make_ssa_name (long_integer_type_node);
   add_stmt (seq, gimple_build_assign (after, NOP_EXPR, uafter), loc);
   add_stmt (seq, gimple_build_assign (unshare_expr (var), after), loc);
-  if (flag && strcmp (test, "c") == 0)
-    add_stmt (seq, gimple_build_assign (flag, LT_EXPR, before, by), loc);
+  if (flag && strcmp (test, "be") == 0)
+    add_stmt (seq, gimple_build_assign (flag, LE_EXPR, before, by), loc);
   else if (flag)
     add_stmt (seq, gimple_build_assign (flag, LE_EXPR, after, long_cst (0)),
 	      loc);
@@ -1348,7 +1349,7 @@ end_region (basic_block bb, int refund, location_t loc)
 
 /* The way into the slow copy DEST_SLOW of DEST from a check block CHECK
    that has taken BUDGET (less any refund) from the thread's countdown and
-   borrowed: `region_end = countdown; countdown += BUDGET', the countdown
+   borrowed or left zero: `region_end = countdown; countdown += BUDGET', the countdown
    as it was before the check; a countdown of zero there means that the
    thread has not started sampling, and the runtime starts it.  The edge
    into DEST_SLOW gets the PHI arguments of the edge CHECK -> DEST.  */
@@ -1385,9 +1386,9 @@ build_slow_entry (basic_block check, basic_block dest, basic_block dest_slow,
 }
 
 /* Makes the empty block CHECK, whose one successor is DEST, the check:
-   `__sampler_countdown -= DECREMENT', and on a borrow (the countdown was
-   below DECREMENT: a site of the region ahead may be sampled) on to
-   DEST_SLOW through a slow entry that adds BUDGET back.  A check whose
+   `__sampler_countdown -= DECREMENT', and when that borrows or leaves zero
+   (the countdown was at most DECREMENT: a site of the region ahead may be
+   sampled) on to DEST_SLOW through a slow entry that adds BUDGET back.  A check whose
    refund is at least its weight cannot borrow: it just adds.  */
 static void
 build_check (basic_block check, basic_block dest, basic_block dest_slow,
@@ -1399,10 +1400,10 @@ build_check (basic_block check, basic_block dest, basic_block dest_slow,
 	append_add (check, countdown_ref (), -decrement, loc);
       return;
     }
-  tree borrow = append_subtract (check, countdown_ref (), decrement, "c",
+  tree within = append_subtract (check, countdown_ref (), decrement, "be",
 				 loc);
   basic_block entry = build_slow_entry (check, dest, dest_slow, budget, loc);
-  end_with_condition (check, NE_EXPR, borrow, boolean_false_node, entry,
+  end_with_condition (check, NE_EXPR, within, boolean_false_node, entry,
 		      dest, loc);
 }
 
@@ -1412,7 +1413,7 @@ struct wired_check
   basic_block src;		/* Where its edge comes from.  */
   basic_block check;		/* The fast copy's check block.  */
   basic_block dest;
-  int budget;			/* What it takes: its weight and one.  */
+  int budget;			/* What it takes: its weight.  */
   int refund;			/* What its edge gives back.  */
   location_t loc;
 };
@@ -1420,9 +1421,9 @@ struct wired_check
 /* Clones the body into fast (the original blocks) and slow copies and wires
    the checks.
 
-   Each check of weight W takes W + 1 visits from the countdown at once
-   (one that never samples anything, so that the borrow alone is the test):
-   if none borrows, no site of the region ahead can be sampled, and the
+   Each check of weight W takes W visits from the countdown at once, with
+   one subtraction whose flags are the test: unless it borrows or leaves
+   zero, no site of the region ahead can be sampled, and the
    fast copy, which is the original code without its sites, runs to the
    next checks.  A path with fewer sites than W gives the difference back
    on the edge where it leaves the heaviest continuation (a refund: one
@@ -1434,7 +1435,7 @@ struct wired_check
 
    The slow copy makes the same count.  Entering it from a check, it notes
    in region_end what the countdown will be at the end of the region if no
-   sample is taken (the countdown minus W + 1), decrements the countdown
+   sample is taken (the countdown minus W), decrements the countdown
    at each site and samples where it runs out; a sample draws a new
    countdown, and region_end moves by as much; refunds go to region_end.
    Where the region ends (at its checks, and where the slow copy leads
@@ -1485,7 +1486,7 @@ clone_and_wire (function_state *st)
       w.src = cp.fast_edge->src;
       w.dest = cp.fast_edge->dest;
       w.check = block_on_edge (cp.fast_edge, cp.fast_edge->count ());
-      w.budget = cp.weight + 1;
+      w.budget = cp.weight;
       w.refund = refund ? *refund : 0;
       w.loc = cp.loc;
       wired.safe_push (w);
