@@ -56,10 +56,9 @@
 
 #include "../runtime/sampler-abi.h"
 
-/* Runtime symbols, declared once per unit: the thread's countdown and the
-   end of its region (see sampler-abi.h).  */
+/* Runtime symbols, declared once per unit: the thread's countdown (see
+   sampler-abi.h).  */
 static tree countdown_state;
-static tree region_end_state;
 static tree thread_start_fn;
 static tree skip_fn;
 
@@ -67,8 +66,6 @@ static tree skip_fn;
    functions the second pass transforms.  */
 const struct ggc_root_tab transform_gc_roots[] = {
   { &countdown_state, 1, sizeof (tree), &gt_ggc_mx_tree_node,
-    &gt_pch_nx_tree_node },
-  { &region_end_state, 1, sizeof (tree), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   { &thread_start_fn, 1, sizeof (tree), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
@@ -119,30 +116,18 @@ declare_runtime (void)
 {
   if (countdown_state)
     return;
-  /* One object, so that one register holds the address of both.  */
-  tree state = runtime_thread_local ("__sampler_countdown",
-				     build_array_type_nelts
-				     (long_integer_type_node, 2));
-  countdown_state = build4 (ARRAY_REF, long_integer_type_node, state,
-			     size_int (0), NULL_TREE, NULL_TREE);
-  region_end_state = build4 (ARRAY_REF, long_integer_type_node, state,
-			      size_int (1), NULL_TREE, NULL_TREE);
+  countdown_state = runtime_thread_local ("__sampler_countdown",
+					  long_integer_type_node);
   thread_start_fn = runtime_function ("__sampler_thread_start_preserving");
   skip_fn = runtime_function ("__sampler_skip", true);
 }
 
-/* The countdown and the region's end, for a statement of their own (GIMPLE
-   does not share references).  */
+/* The countdown, for a statement of its own (GIMPLE does not share
+   references).  */
 static tree
 countdown_ref ()
 {
   return unshare_expr (countdown_state);
-}
-
-static tree
-region_end_ref ()
-{
-  return unshare_expr (region_end_state);
 }
 
 /* ---------------------------------------------------------------------
@@ -1176,13 +1161,11 @@ remove_fast_site (gimple *stmt, bitmap dead)
    STMT, standing for K sites, by
    `countdown -= K; if (countdown <= 0) countdown = SAMPLE (...)', where
    SAMPLE is the runtime function that observes the sampled visits and
-   returns the next countdown (see sampler-abi.h).  In a slow copy
-   (IN_REGION), the region's end moves with the countdown when a sample
-   draws a new one (the visits left to the region stay as many).  A check's
-   marker says whether the check call runs: when sampled.  Returns the block
-   after the site.  */
+   returns the next countdown (see sampler-abi.h).  A check's marker says
+   whether the check call runs: when sampled.  Returns the block after the
+   site.  */
 static basic_block
-make_slow_site (function_state *st, gimple *stmt, bool in_region)
+make_slow_site (function_state *st, gimple *stmt)
 {
   location_t loc = gimple_location (stmt);
   unsigned k = site_count (stmt);
@@ -1208,19 +1191,6 @@ make_slow_site (function_state *st, gimple *stmt, bool in_region)
   build_sample_call (stmt, left, next, st->values);
   seq = NULL;
   add_stmt (&seq, gimple_build_assign (countdown_ref (), next), loc);
-  if (in_region)
-    {
-      tree drawn = next;
-      if (k != 1)
-	{
-	  drawn = make_ssa_name (long_integer_type_node);
-	  add_stmt (&seq, gimple_build_assign (drawn, MINUS_EXPR, next, left),
-		    loc);
-	}
-      tree minus = make_ssa_name (long_integer_type_node);
-      add_stmt (&seq, gimple_build_assign (minus, NEGATE_EXPR, drawn), loc);
-      subtract (&seq, region_end_ref (), minus, NULL, loc);
-    }
   gsi = gsi_for_stmt (stmt);
   gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
   gsi = gsi_for_stmt (stmt);
@@ -1324,34 +1294,37 @@ slow_block (basic_block dest, profile_count count)
   return bb;
 }
 
-/* Ends a region of the slow copy at the end of BB, which has one
-   successor: the visits the region still had to make (REFUND fewer) are
-   counted at once, `countdown = region_end + REFUND', drawing new
-   countdowns past those it runs out on.  */
+/* Counts PAD visits to no site at the end of BB, which has one successor:
+   the slow copy's side of padding (see clone_and_wire), `countdown -= PAD',
+   drawing new countdowns past those it runs out on, as none of them is
+   observed.  */
 static void
-end_region (basic_block bb, int refund, location_t loc)
+count_padding (basic_block bb, int pad, location_t loc)
 {
-  tree countdown = create_tmp_reg (long_integer_type_node, "sampler_left");
   gimple_seq seq = NULL;
-  add_stmt (&seq, gimple_build_assign (countdown, PLUS_EXPR,
-				       load (&seq, region_end_ref (), loc),
-				       long_cst (refund)), loc);
+  tree ran_out = subtract (&seq, countdown_ref (), long_cst (pad), "le", loc);
   append_seq (bb, seq);
-  basic_block store = block_on_edge (single_succ_edge (bb), bb->count);
-  basic_block skip = slow_block (store, bb->count);
+  basic_block after = block_on_edge (single_succ_edge (bb), bb->count);
+  basic_block skip = slow_block (after, bb->count);
+  seq = NULL;
+  tree left = load (&seq, countdown_ref (), loc);
+  append_seq (skip, seq);
+  tree next = create_tmp_reg (long_integer_type_node, "sampler_next");
   auto_vec<tree> args;
-  args.safe_push (countdown);
-  append (skip, build_preserving_call (skip_fn, args, countdown), loc);
-  make_single_succ_edge (skip, store, EDGE_FALLTHRU);
-  end_with_condition (bb, LE_EXPR, countdown, long_cst (0), skip, store, loc);
-  append (store, gimple_build_assign (countdown_ref (), countdown), loc);
+  args.safe_push (left);
+  append (skip, build_preserving_call (skip_fn, args, next), loc);
+  append (skip, gimple_build_assign (countdown_ref (), next), loc);
+  make_single_succ_edge (skip, after, EDGE_FALLTHRU);
+  end_with_condition (bb, NE_EXPR, ran_out, boolean_false_node, skip, after,
+		      loc);
 }
 
 /* The way into the slow copy DEST_SLOW of DEST from a check block CHECK
    that has taken BUDGET (less any refund) from the thread's countdown and
-   borrowed or left zero: `region_end = countdown; countdown += BUDGET', the countdown
-   as it was before the check; a countdown of zero there means that the
-   thread has not started sampling, and the runtime starts it.  The edge
+   borrowed or left zero: `countdown += BUDGET', the countdown as it was
+   before the check (with the refund of the check's edge); a countdown of
+   zero there means that the thread has not started sampling, and the
+   runtime starts it.  The edge
    into DEST_SLOW gets the PHI arguments of the edge CHECK -> DEST.  */
 static basic_block
 build_slow_entry (basic_block check, basic_block dest, basic_block dest_slow,
@@ -1363,7 +1336,6 @@ build_slow_entry (basic_block check, basic_block dest, basic_block dest_slow,
   basic_block join = slow_block (dest_slow, count);
   gimple_seq seq = NULL;
   tree taken = load (&seq, countdown_ref (), loc);
-  add_stmt (&seq, gimple_build_assign (region_end_ref (), taken), loc);
   tree before = make_ssa_name (long_integer_type_node);
   add_stmt (&seq, gimple_build_assign (before, PLUS_EXPR, taken,
 				       long_cst (budget)), loc);
@@ -1373,10 +1345,6 @@ build_slow_entry (basic_block check, basic_block dest, basic_block dest_slow,
   append (start, build_preserving_call (thread_start_fn, vNULL, first), loc);
   SSA_NAME_DEF_STMT (first) = last_stmt (start);
   append (start, gimple_build_assign (countdown_ref (), first), loc);
-  tree end = make_ssa_name (long_integer_type_node);
-  append (start, gimple_build_assign (end, MINUS_EXPR, first,
-				      long_cst (budget)), loc);
-  append (start, gimple_build_assign (region_end_ref (), end), loc);
   make_single_succ_edge (start, join, EDGE_FALLTHRU);
   make_single_succ_edge (entry, join, EDGE_FALLTHRU);
   end_with_condition (entry, EQ_EXPR, before, long_cst (0), start, join, loc);
@@ -1414,7 +1382,8 @@ struct wired_check
   basic_block check;		/* The fast copy's check block.  */
   basic_block dest;
   int budget;			/* What it takes: its weight.  */
-  int refund;			/* What its edge gives back.  */
+  int refund;			/* What its edge gives back...  */
+  int pad;			/* ... or pads.  */
   location_t loc;
 };
 
@@ -1433,16 +1402,19 @@ struct wired_check
    its own, and which tosses go to sites depends only on the path taken,
    so sampling stays fair; the countdown just runs out a little sooner.
 
-   The slow copy makes the same count.  Entering it from a check, it notes
-   in region_end what the countdown will be at the end of the region if no
-   sample is taken (the countdown minus W), decrements the countdown
-   at each site and samples where it runs out; a sample draws a new
-   countdown, and region_end moves by as much; refunds go to region_end.
-   Where the region ends (at its checks, and where the slow copy leads
-   back into the fast one: only the blocks with a site ahead are copied,
-   see blocks_with_sites_ahead; returns and weighty calls are in blocks of
-   their own), the visits it did not make are counted at once: the
-   countdown becomes region_end, plus new countdowns if that runs out.  */
+   The slow copy makes the same count, one visit at a time.  Entering it
+   from a check gives the check's W back (the countdown is as before the
+   check); then it decrements the countdown at each site and samples where
+   it runs out (a sample draws a new countdown), and counts the padding on
+   the edges that pad, drawing past the countdowns that run out there.  It
+   needs nothing for refunds and nothing where its region ends (at its
+   checks, and where it leads back into the fast copy: only the blocks with
+   a site ahead are copied, see blocks_with_sites_ahead; returns and
+   weighty calls are in blocks of their own): its countdown is always the
+   count itself.  So it notes nothing of its own that a callee could
+   overwrite: a function declared in a system header counts as weightless,
+   but may have sites (gnulib's replacements, callbacks), and its slow
+   copies run while the caller's does.  */
 static void
 clone_and_wire (function_state *st)
 {
@@ -1454,8 +1426,9 @@ clone_and_wire (function_state *st)
     if (ahead.contains (bb))
       body.safe_push (bb);
 
-  /* What each edge out of the body gives back, from the original CFG.  */
-  hash_map<edge, int> refunds;
+  /* What each edge out of the body gives back or pads, from the original
+     CFG.  */
+  hash_map<edge, int> refunds, pads;
   for (basic_block u : body)
     {
       edge e;
@@ -1468,6 +1441,8 @@ clone_and_wire (function_state *st)
 	  gcc_assert (refund >= 0);
 	  if (refund > sampler_opts.pad_limit)
 	    refunds.put (e, refund);
+	  else if (refund > 0)
+	    pads.put (e, refund);
 	}
     }
 
@@ -1488,6 +1463,8 @@ clone_and_wire (function_state *st)
       w.check = block_on_edge (cp.fast_edge, cp.fast_edge->count ());
       w.budget = cp.weight;
       w.refund = refund ? *refund : 0;
+      int *pad = pads.get (cp.fast_edge);
+      w.pad = pad ? *pad : 0;
       w.loc = cp.loc;
       wired.safe_push (w);
     }
@@ -1507,9 +1484,9 @@ clone_and_wire (function_state *st)
 	  slow_sites.safe_push (gsi_stmt (gsi));
     }
 
-  /* Where the slow copy leads back into the fast one, before anything
-     else splits the copies' edges.  */
-  auto_vec<std::pair<edge, int> > rejoins, slow_refunds;
+  /* The slow copy's edges that pad, before anything else splits the
+     copies' edges (those to checks: below).  */
+  auto_vec<std::pair<edge, int> > slow_pads;
   hash_set<basic_block> check_blocks;
   for (const wired_check &w : wired)
     check_blocks.add (w.check);
@@ -1523,16 +1500,10 @@ clone_and_wire (function_state *st)
 	  if (check_blocks.contains (e->dest))
 	    continue;
 	  basic_block *dest_original = originals.get (e->dest);
-	  int *refund = refunds.get (find_edge (original, dest_original
-						? *dest_original : e->dest));
-	  std::pair<edge, int> item (e, refund ? *refund : 0);
-	  if (dest_original)
-	    {
-	      if (refund)
-		slow_refunds.safe_push (item);
-	    }
-	  else
-	    rejoins.safe_push (item);
+	  int *pad = pads.get (find_edge (original, dest_original
+					  ? *dest_original : e->dest));
+	  if (pad)
+	    slow_pads.safe_push (std::make_pair (e, *pad));
 	}
     }
 
@@ -1542,8 +1513,9 @@ clone_and_wire (function_state *st)
       basic_block *dest_slow = copies.get (w.dest);
       gcc_assert (dest_slow);
       /* The slow copy's way to the check first: its edge to the fast
-	 check block becomes end of region, then a check of its own that
-	 takes the whole budget (the refund went to region_end).  */
+	 check block gets the edge's padding and a check of its own, which
+	 takes the whole budget (the slow copy made no visit it would give
+	 back).  */
       if (basic_block *src_slow = copies.get (w.src))
 	{
 	  edge e = find_edge (*src_slow, w.check);
@@ -1555,22 +1527,18 @@ clone_and_wire (function_state *st)
 	  edge redirected = redirect_edge_and_branch (e, end);
 	  gcc_assert (redirected);
 	  redirect_edge_var_map_clear (redirected);
-	  end_region (end, w.refund, w.loc);
+	  if (w.pad > 0)
+	    count_padding (end, w.pad, w.loc);
 	  build_check (check, w.dest, *dest_slow, w.budget, w.budget, w.loc);
 	}
       build_check (w.check, w.dest, *dest_slow, w.budget,
 		   w.budget - w.refund, w.loc);
     }
 
-  for (auto item : rejoins)
+  for (auto item : slow_pads)
     {
       basic_block end = block_on_edge (item.first, item.first->src->count);
-      end_region (end, item.second, UNKNOWN_LOCATION);
-    }
-  for (auto item : slow_refunds)
-    {
-      basic_block add = block_on_edge (item.first, item.first->src->count);
-      append_add (add, region_end_ref (), item.second, UNKNOWN_LOCATION);
+      count_padding (end, item.second, UNKNOWN_LOCATION);
     }
   /* The fast copy's refunds, on its edges that are not checks.  */
   for (auto entry : refunds)
@@ -1581,7 +1549,7 @@ clone_and_wire (function_state *st)
       }
 
   for (gimple *stmt : slow_sites)
-    make_slow_site (st, stmt, true);
+    make_slow_site (st, stmt);
 }
 
 /* The fallback for functions that cannot be cloned: every site counts
@@ -1614,7 +1582,7 @@ guard_without_cloning (function_state *st)
 	  end_with_condition (test, EQ_EXPR, countdown, long_cst (0), start,
 			      rest, loc);
 	}
-      make_slow_site (st, stmt, false);
+      make_slow_site (st, stmt);
     }
 }
 

@@ -23,8 +23,8 @@
 #include "sampler-abi.h"
 #include "sampler-internal.h"
 
-SAMPLER_EXPORT __thread long __sampler_countdown[2]
-    __attribute__((tls_model("initial-exec"))) = { 0, 0 };
+SAMPLER_EXPORT __thread long __sampler_countdown
+    __attribute__((tls_model("initial-exec"))) = 0;
 
 
 /* The sparsity in effect, and how many times sampler_set_sparsity changed

@@ -17,15 +17,17 @@
 
 #define SAMPLER_COUNTDOWN_OFF LONG_MAX
 
-/* The thread's sampling state: [0] its countdown, [1] where the slow copy
-   of a region notes what the countdown will be at the region's end (no
-   other use, and only while a slow copy runs).  Both live in memory, so
-   that instrumented code keeps no register for sampling: a threshold check
-   subtracts its region's weight from the countdown in one instruction.
+/* The thread's countdown: the visits to sites left until the next sampled
+   one, that one included (0 before the thread starts sampling).  It lives
+   in memory, so that instrumented code keeps no register for sampling: a
+   threshold check subtracts its region's weight from it in one
+   instruction.  It is the only sampling state instrumented code keeps
+   between statements, so a callee or a signal handler that samples while
+   the caller's slow copy runs only counts its own visits off it.
    Initial-exec TLS: one %fs-relative access, no __tls_get_addr call, even
-   in -fPIC code, and one address for both.  */
-extern __thread long __sampler_countdown[2] __attribute__((tls_model("initial-exec")));
-#define SAMPLER_COUNTDOWN (__sampler_countdown[0])
+   in -fPIC code.  */
+extern __thread long __sampler_countdown __attribute__((tls_model("initial-exec")));
+#define SAMPLER_COUNTDOWN __sampler_countdown
 
 /* Starts the calling thread's random stream (and the process's configuration
    on first use); returns its first countdown.  */
