@@ -134,6 +134,10 @@ tree values_array (unsigned n);
    make the compiler keep values in callee-saved registers, whose saving
    would cost the fast path too.  MEMORY, if not NULL, is an object FN
    reads.  */
+/* A variable of the plugin's own, NAME of TYPE: static storage,
+   artificial, addressable.  */
+tree plugin_variable (const char *name, tree type);
+
 gimple *build_preserving_call (tree fn, const vec<tree> &args, tree result,
 			       tree memory = NULL_TREE);
 

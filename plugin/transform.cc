@@ -98,14 +98,9 @@ runtime_function (const char *name, bool takes_countdown = false)
 static tree
 runtime_thread_local (const char *name, tree type)
 {
-  tree decl = build_decl (BUILTINS_LOCATION, VAR_DECL, get_identifier (name),
-			  type);
+  tree decl = plugin_variable (name, type);
   TREE_PUBLIC (decl) = 1;
   DECL_EXTERNAL (decl) = 1;
-  TREE_STATIC (decl) = 1;
-  DECL_ARTIFICIAL (decl) = 1;
-  /* asm statements take it as a memory operand.  */
-  TREE_ADDRESSABLE (decl) = 1;
   /* Same model as the runtime's definition: one %fs-relative access.  */
   set_decl_tls_model (decl, TLS_MODEL_INITIAL_EXEC);
   return decl;

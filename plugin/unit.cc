@@ -554,14 +554,23 @@ add_field (tree type, const char *name, tree field_type, tree chain)
   return field;
 }
 
-static tree
-static_variable (const char *name, tree type, tree init)
+/* A variable of the plugin's own: static storage, NAME of TYPE,
+   addressable (asm statements and the runtime take it in memory).  */
+tree
+plugin_variable (const char *name, tree type)
 {
   tree decl = build_decl (BUILTINS_LOCATION, VAR_DECL, get_identifier (name),
 			  type);
   TREE_STATIC (decl) = 1;
   TREE_ADDRESSABLE (decl) = 1;
   DECL_ARTIFICIAL (decl) = 1;
+  return decl;
+}
+
+static tree
+static_variable (const char *name, tree type, tree init)
+{
+  tree decl = plugin_variable (name, type);
   DECL_IGNORED_P (decl) = 1;
   DECL_INITIAL (decl) = init;
   DECL_PRESERVE_P (decl) = 1;
