@@ -361,6 +361,38 @@ for level in -O0 -O2; do
     fi
 done
 
+# A build that gives no warning plainly gives none instrumented (-Werror
+# builds must build): GCC's late warnings run while the markers are in
+# the code, and scalar-pairs made one read the pointer just passed to
+# realloc (-Wuse-after-free in xz's xrealloc).
+cat >"$scratch/xrealloc.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+void *xrealloc (void *ptr, size_t size)
+{
+  void *p = ptr;
+  ptr = realloc (ptr, size);
+  if (ptr == NULL)
+    {
+      free (p);
+      fputs ("out of memory\n", stderr);
+      exit (1);
+    }
+  return ptr;
+}
+EOF
+for level in -O2 -O3; do
+    if gcc $level -Wall -Wextra -Werror -c "$scratch/xrealloc.c" -o "$scratch/xrealloc.o" \
+            2>"$scratch/out" &&
+       "$wrapper" $level -Wall -Wextra -Werror \
+            -fplugin-arg-sampler-schemes=checks,branches,returns,scalar-pairs,float-kinds,function-entries,bounds \
+            -c "$scratch/xrealloc.c" -o "$scratch/xrealloc.o" 2>>"$scratch/out"; then
+        pass "no warning the plain build lacks (a pointer passed to realloc) at $level"
+    else
+        fail "no warning the plain build lacks (a pointer passed to realloc) at $level" "$scratch/out"
+    fi
+done
+
 # --- __SAMPLER__ and preprocessed input -------------------------------------
 cat >"$scratch/macro.c" <<'EOF'
 #ifndef __SAMPLER__

@@ -1,11 +1,12 @@
 /* Calls to external functions from a function with sites: printf and
    snprintf (which never call back), and qsort and bsearch with callbacks
-   that have sites.  A library function from a system header counts as
-   weightless, so the caller's region runs on across it (qsort between the
-   sites before and sorted), yet it calls back into instrumented code,
-   whose own slow copies run while the caller's may be running: they must
-   not disturb each other's count (a region end the callback overwrote
-   left the caller's countdown wrong).  */
+   that have sites.  A library call that is passed a function pointer may
+   call back into instrumented code, so it ends the caller's region and
+   has a check after it (sorted, right after qsort, starts the next
+   region): the callbacks' samples and the caller's must not bias each
+   other.  A library function that calls back without being passed a
+   pointer is the plugin test "callee with sites declared in a system
+   header".  */
 #include <stdlib.h>
 #include <string.h>
 #define SITES(X) X(before) X(cmp) X(key_cmp) X(sorted) X(scan) X(format) X(after)
