@@ -127,6 +127,10 @@ gimple *build_sample_call (gimple *stmt, tree left, tree next, tree values);
    groups of sites are never sampled at the same time.  */
 tree values_array (unsigned n);
 
+/* A variable of the plugin's own, NAME of TYPE: static storage,
+   artificial, addressable.  */
+tree plugin_variable (const char *name, tree type);
+
 /* RESULT = FN (ARGS): a call to a runtime function that takes at most
    four integer or pointer arguments and saves every register (see
    sampler-abi.h).  On x86-64 it is an asm statement that says only which
@@ -134,10 +138,6 @@ tree values_array (unsigned n);
    make the compiler keep values in callee-saved registers, whose saving
    would cost the fast path too.  MEMORY, if not NULL, is an object FN
    reads.  */
-/* A variable of the plugin's own, NAME of TYPE: static storage,
-   artificial, addressable.  */
-tree plugin_variable (const char *name, tree type);
-
 gimple *build_preserving_call (tree fn, const vec<tree> &args, tree result,
 			       tree memory = NULL_TREE);
 

@@ -1319,8 +1319,8 @@ count_padding (basic_block bb, int pad, location_t loc)
    borrowed or left zero: `countdown += BUDGET', the countdown as it was
    before the check (with the refund of the check's edge); a countdown of
    zero there means that the thread has not started sampling, and the
-   runtime starts it.  The edge
-   into DEST_SLOW gets the PHI arguments of the edge CHECK -> DEST.  */
+   runtime starts it.  The edge into DEST_SLOW gets the PHI arguments of
+   the edge CHECK -> DEST.  */
 static basic_block
 build_slow_entry (basic_block check, basic_block dest, basic_block dest_slow,
 		  int budget, location_t loc)
@@ -1351,8 +1351,8 @@ build_slow_entry (basic_block check, basic_block dest, basic_block dest_slow,
 /* Makes the empty block CHECK, whose one successor is DEST, the check:
    `__sampler_countdown -= DECREMENT', and when that borrows or leaves zero
    (the countdown was at most DECREMENT: a site of the region ahead may be
-   sampled) on to DEST_SLOW through a slow entry that adds BUDGET back.  A check whose
-   refund is at least its weight cannot borrow: it just adds.  */
+   sampled) on to DEST_SLOW through a slow entry that adds BUDGET back.  A
+   check whose refund is at least its weight cannot borrow: it just adds.  */
 static void
 build_check (basic_block check, basic_block dest, basic_block dest_slow,
 	     int budget, int decrement, location_t loc)
@@ -1387,15 +1387,15 @@ struct wired_check
 
    Each check of weight W takes W visits from the countdown at once, with
    one subtraction whose flags are the test: unless it borrows or leaves
-   zero, no site of the region ahead can be sampled, and the
-   fast copy, which is the original code without its sites, runs to the
-   next checks.  A path with fewer sites than W gives the difference back
-   on the edge where it leaves the heaviest continuation (a refund: one
-   addition to the countdown), unless the difference is at most the pad
-   limit: then the path simply counts as that many visits more, to no
-   site, never observed (padding).  Each site visit still gets a toss of
-   its own, and which tosses go to sites depends only on the path taken,
-   so sampling stays fair; the countdown just runs out a little sooner.
+   zero, no site of the region ahead can be sampled, and the fast copy,
+   which is the original code without its sites, runs to the next checks.
+   A path with fewer sites than W gives the difference back on the edge
+   where it leaves the heaviest continuation (a refund: one addition to the
+   countdown), unless the difference is at most the pad limit: then the
+   path simply counts as that many visits more, to no site, never observed
+   (padding).  Each site visit still gets a toss of its own, and which
+   tosses go to sites depends only on the path taken, so sampling stays
+   fair; the countdown just runs out a little sooner.
 
    The slow copy makes the same count, one visit at a time.  Entering it
    from a check gives the check's W back (the countdown is as before the
