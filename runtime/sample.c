@@ -105,19 +105,24 @@ __sampler_sign_unsigned(unsigned long long *counters, unsigned long long value)
 
 /* The visits of a group of k, from 0, that the countdown c (<= 0, left
    after all k) samples: visit k + c - 1 first, then each one the next
-   countdown reaches.  Returns the countdown that follows the group.  The
-   common case, one sampled visit in a started thread, is kept apart from
-   the loop: a preserving function saves every register it touches, and
-   the loop touched thirteen (bzip2 at sparsity 1000: 67 instructions a
-   group).  */
+   countdown reaches (SAMPLE_PAIR: one visit, then on to the next sampled
+   one).  Returns the countdown that follows the group.  The common case,
+   one sampled visit in a started thread, is kept apart from the loop: a
+   preserving function saves every register it touches, and the loop
+   touched thirteen (bzip2 at sparsity 1000: 67 instructions a group,
+   53 without).  */
+#define SAMPLE_PAIR(type, counters, i, values)                               \
+    do {                                                                     \
+        bump(counters, 3 * (i) + THREE_WAY((type)(values)[0],                \
+                                           (type)(values)[(i) + 1]));        \
+        (i) += (unsigned long)sampler_countdown_next_preserving();           \
+    } while (0)
+
 #define SAMPLE_PAIRS_REST(type, counters, i, k, values)                      \
     do {                                                                     \
         (i) = (unsigned long)started_preserving((long)(i));                  \
-        while ((i) < (k)) {                                                  \
-            bump(counters, 3 * (i) + THREE_WAY((type)(values)[0],            \
-                                               (type)(values)[(i) + 1]));    \
-            (i) += (unsigned long)sampler_countdown_next_preserving();       \
-        }                                                                    \
+        while ((i) < (k))                                                    \
+            SAMPLE_PAIR(type, counters, i, values);                          \
         return (long)((i) - (k) + 1);                                        \
     } while (0)
 
@@ -125,9 +130,7 @@ __sampler_sign_unsigned(unsigned long long *counters, unsigned long long value)
     do {                                                                     \
         unsigned long i = (unsigned long)((long)(k) + (c) - 1);              \
         if (__builtin_expect(sampler_thread_stream != NULL && i < (k), 1)) { \
-            bump(counters, 3 * i + THREE_WAY((type)(values)[0],              \
-                                             (type)(values)[i + 1]));        \
-            i += (unsigned long)sampler_countdown_next_preserving();         \
+            SAMPLE_PAIR(type, counters, i, values);                          \
             if (__builtin_expect(i >= (k), 1))                               \
                 return (long)(i - (k) + 1);                                  \
         }                                                                    \
