@@ -444,8 +444,8 @@ run_wrapper "link against the shared library" -O2 main.c -L. -ll -Wl,-rpath,"$sc
 run_wrapper "static link" -O2 -static lib.c main.c -o prog4
 for prog in prog prog2 prog3 prog4; do
     if [ -x "$scratch/$prog" ] \
-            && [ "$(SAMPLER_SPARSITY=1 "$scratch/$prog")" = "499500 1000" ] \
-            && [ "$(SAMPLER_SPARSITY=0 "$scratch/$prog")" = "499500 0" ]; then
+            && [ "$(cd "$scratch" && SAMPLER_SPARSITY=1 "./$prog")" = "499500 1000" ] \
+            && [ "$(cd "$scratch" && SAMPLER_SPARSITY=0 "./$prog")" = "499500 0" ]; then
         pass "wrapper-built $prog samples every visit at 1 and none at 0"
     else
         fail "wrapper-built $prog samples every visit at 1 and none at 0"
