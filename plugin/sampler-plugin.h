@@ -131,6 +131,11 @@ tree values_array (unsigned n);
    artificial, addressable.  */
 tree plugin_variable (const char *name, tree type);
 
+/* Adds DECL, a variable of the plugin's own, to the unit.  The passes run
+   after the symbol table has analysed its variables, so new ones are
+   analysed here, or they would never be output.  */
+void define_variable (tree decl);
+
 /* RESULT = FN (ARGS): a call to a runtime function that takes at most
    four integer or pointer arguments and saves every register (see
    sampler-abi.h).  On x86-64 it is an asm statement that says only which

@@ -28,10 +28,7 @@
 
 static tree counters_decl;
 
-/* Adds DECL to the unit.  The pass runs after the symbol table has analysed
-   its variables, so new ones are analysed here, or they would never be
-   output.  */
-static void
+void
 define_variable (tree decl)
 {
   varpool_node::finalize_decl (decl);

@@ -25,7 +25,11 @@
    between statements, so a callee or a signal handler that samples while
    the caller's slow copy runs only counts its own visits off it.
    Initial-exec TLS: one %fs-relative access, no __tls_get_addr call, even
-   in -fPIC code.  */
+   in -fPIC code.  Code compiled for an executable (not -fPIC) uses
+   local-exec instead, with no GOT load and no register for the address,
+   and defines the variable, weak, in every unit: the executable's
+   definition, exported because this library defines the symbol too, is
+   then the one every module uses.  */
 extern __thread long __sampler_countdown __attribute__((tls_model("initial-exec")));
 #define SAMPLER_COUNTDOWN __sampler_countdown
 

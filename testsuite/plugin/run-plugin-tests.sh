@@ -453,6 +453,53 @@ for prog in prog prog2 prog3 prog4; do
 done
 if "$wrapper" --version >/dev/null 2>&1; then pass "wrapper: --version"; else fail "wrapper: --version"; fi
 
+# Code for an executable reaches the countdown local-exec and defines it;
+# code for a shared library reaches it initial-exec, through the GOT.  The
+# executable's definition must be the one libsampler.so and the library use
+# (exported by the linker): sampler_set_sparsity sets the calling thread's
+# countdown, and the executable's own code must see it at once.
+cat >"$scratch/main5.c" <<'EOF'
+#include <stdio.h>
+int sampler_set_sparsity (long);
+int lib (int);
+void own (int) __attribute__ ((sampled));
+long checks, own_checks;
+void check (int ok) { (void) ok; checks++; }
+int main (void)
+{
+  int t = lib (1000);
+  for (int i = 0; i < 1000; i++)
+    own (i);
+  /* One visit in 10^9 from now on, in this thread at once.  */
+  sampler_set_sparsity (1000000000);
+  for (int i = 0; i < 1000; i++)
+    own (i);
+  t += lib (1000);
+  printf ("%d %ld %ld\n", t, checks, own_checks);
+  return 0;
+}
+EOF
+cat >"$scratch/own.c" <<'EOF'
+extern long own_checks;
+void own (int ok) { (void) ok; own_checks++; }
+EOF
+run_wrapper "an executable with sites, and a shared library with sites" \
+    -O2 main5.c own.c -L. -ll -Wl,-rpath,"$scratch" -o prog5
+if (cd "$scratch" && "$wrapper" -O2 -c main5.c -o main5.o \
+        && "$wrapper" -O2 -fPIC -c lib.c -o lib-pic.o) >"$scratch/out" 2>&1 \
+        && readelf -rW "$scratch/main5.o" | grep -q 'R_X86_64_TPOFF32 .* __sampler_countdown' \
+        && ! readelf -rW "$scratch/main5.o" | grep -q 'GOTTPOFF' \
+        && readelf -sW "$scratch/main5.o" | grep -q 'TLS *WEAK *DEFAULT .* __sampler_countdown' \
+        && readelf -rW "$scratch/lib-pic.o" | grep -q 'R_X86_64_GOTTPOFF .* __sampler_countdown' \
+        && readelf -sW "$scratch/lib-pic.o" | grep -q 'TLS *GLOBAL *DEFAULT *UND __sampler_countdown' \
+        && nm -D "$scratch/prog5" | grep -q ' [VW] __sampler_countdown' \
+        && [ "$(cd "$scratch" && SAMPLER_SPARSITY=1 ./prog5)" = "999000 1000 1000" ] \
+        && [ "$(cd "$scratch" && SAMPLER_SPARSITY=0 ./prog5)" = "999000 0 0" ]; then
+    pass "executable code reaches the countdown local-exec, library code initial-exec, one countdown"
+else
+    fail "executable code reaches the countdown local-exec, library code initial-exec, one countdown" "$scratch/out"
+fi
+
 # --- No read of unassigned locals -------------------------------------------
 # scalar-pairs must not compare with a local that is not yet assigned (sed's
 # valgrind tests caught `b ? b2' before b2's first assignment): the
