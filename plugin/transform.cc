@@ -19,8 +19,8 @@
        at once, in memory (no register is kept for it, nothing is saved
        around calls), and goes to the slow copy only when that borrows or
        leaves zero.
-   Functions whose CFG cannot be copied safely (setjmp, abnormal or EH
-   edges, asm goto) get a test of the countdown at each site instead.  */
+   Functions whose CFG cannot be copied safely (setjmp, non-local gotos,
+   EH edges, asm goto) get a test of the countdown at each site instead.  */
 
 #include "sampler-plugin.h"
 
@@ -495,12 +495,13 @@ enum check_kind
   CHECK_LOOP_HEAD,		/* At the head of a natural loop.  */
   CHECK_BACK_EDGE,		/* On a cycle that is not a natural loop.  */
   CHECK_LONG_PATH,		/* Bounds the weight of long regions.  */
-  CHECK_LOOP_EXIT		/* Starts a region after a loop.  */
+  CHECK_LOOP_EXIT,		/* Starts a region after a loop.  */
+  CHECK_GOTO_TARGET		/* Where a computed goto may land.  */
 };
 
 static const char *const check_kind_names[]
   = { "entry", "after-call", "loop-head", "back-edge", "long-path",
-      "loop-exit" };
+      "loop-exit", "goto-target" };
 
 struct check_point
 {
@@ -536,16 +537,21 @@ why_not_clonable (void)
   basic_block bb;
   FOR_EACH_BB_FN (bb, cfun)
     {
+      gimple *last = last_stmt (bb);
       edge e;
       edge_iterator ei;
       FOR_EACH_EDGE (e, ei, bb->succs)
 	{
-	  if (e->flags & EDGE_ABNORMAL)
-	    return "has abnormal edges (computed goto or non-local goto)";
+	  /* A computed goto's edges are abnormal: they cannot be split, and
+	     the values on them must stay in one place.  The transformation
+	     never copies them nor puts a check on them (see
+	     isolate_goto_targets).  */
+	  if ((e->flags & EDGE_ABNORMAL)
+	      && !(last && computed_goto_p (last)))
+	    return "has abnormal edges (non-local goto)";
 	  if (e->flags & EDGE_EH)
 	    return "has exception-handling edges";
 	}
-      gimple *last = last_stmt (bb);
       if (last && gimple_code (last) == GIMPLE_ASM
 	  && gimple_asm_nlabels (as_a <gasm *> (last)) > 0)
 	return "uses asm goto";
@@ -570,7 +576,8 @@ leaves_function (gimple *stmt)
 }
 
 /* Puts each statement that ends a region (a weighty call, a return, a
-   call that does not return) at the start of a block of its own, and
+   call that does not return, a computed goto) at the start of a block of
+   its own, and
    ends the block after a weighty call: such a block has no site, so it
    has no slow copy, and the slow copy ends its region on the way into it
    (see clone_and_wire).  A callee inlined later appears once, not once
@@ -587,7 +594,7 @@ isolate_region_ends (function_state *st)
 	gimple *stmt = gsi_stmt (gsi);
 	if (is_gimple_call (stmt) && call_is_weighty (stmt))
 	  calls.safe_push (stmt);
-	else if (leaves_function (stmt))
+	else if (leaves_function (stmt) || computed_goto_p (stmt))
 	  ends.safe_push (stmt);
       }
   ends.safe_splice (calls);
@@ -753,6 +760,41 @@ first_location (basic_block bb)
     if (gimple_location (gsi_stmt (gsi)) != UNKNOWN_LOCATION)
       return gimple_location (gsi_stmt (gsi));
   return UNKNOWN_LOCATION;
+}
+
+/* Whether a computed goto may jump to BB.  */
+static bool
+goto_target_p (basic_block bb)
+{
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE (e, ei, bb->preds)
+    if (e->flags & EDGE_ABNORMAL)
+      return true;
+  return false;
+}
+
+/* Puts a check at the top of every block that a computed goto may jump
+   to, after its labels.  A computed goto jumps to the fast copy's labels
+   whichever copy it is in (block copies have no labels, and the addresses
+   taken are the originals'), so a slow copy's region must end at it: its
+   block is a region end (see isolate_region_ends) and, with every target
+   starting a region, has no site ahead and no slow copy.  So the
+   abnormal edges are never copied, split or given a check.  */
+static void
+isolate_goto_targets (function_state *st)
+{
+  auto_vec<basic_block> targets;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    if (goto_target_p (bb))
+      targets.safe_push (bb);
+  for (basic_block target : targets)
+    {
+      edge e = split_block_after_labels (target);
+      check_point cp = { e, CHECK_GOTO_TARGET, first_location (e->dest), 0 };
+      st->checks.safe_push (cp);
+    }
 }
 
 /* The components of the CFG without the cut edges (see find_components),
@@ -940,7 +982,9 @@ place_loop_checks (function_state *st)
       edge e;
       edge_iterator ei;
       FOR_EACH_EDGE (e, ei, bb->succs)
-	if ((e->flags & EDGE_DFS_BACK) && !st->cut.contains (e))
+	if ((e->flags & EDGE_DFS_BACK) && !st->cut.contains (e)
+	    /* A goto target's check is at its top already.  */
+	    && !(e->flags & EDGE_ABNORMAL) && !goto_target_p (e->dest))
 	  {
 	    if (!dominated_by_p (CDI_DOMINATORS, e->src, e->dest))
 	      back_edges.safe_push (e);
@@ -1014,6 +1058,7 @@ place_loop_exit_checks (function_state *st)
 	    FOR_EACH_EDGE (e, ei, bb->succs)
 	      if (!bitmap_bit_p (in_loop, e->dest->index)
 		  && e->dest != EXIT_BLOCK_PTR_FOR_FN (cfun)
+		  && !(e->flags & EDGE_ABNORMAL)
 		  && !st->cut.contains (e))
 		{
 		  st->cut.add (e);
@@ -1266,7 +1311,13 @@ copy_blocks (const vec<basic_block> &body, copy_map &copies)
 {
   initialize_original_copy_tables ();
   for (basic_block bb : body)
-    bb->flags |= BB_DUPLICATED;
+    {
+      /* A computed goto's block has no slow copy (see
+	 isolate_goto_targets).  */
+      gimple *last = last_stmt (bb);
+      gcc_assert (!last || !computed_goto_p (last));
+      bb->flags |= BB_DUPLICATED;
+    }
   basic_block after = EXIT_BLOCK_PTR_FOR_FN (cfun)->prev_bb;
   auto_vec<basic_block> made;
   for (basic_block bb : body)
@@ -1674,6 +1725,7 @@ transform_function (void)
   if (!st.fallback_reason)
     {
       isolate_region_ends (&st);
+      isolate_goto_targets (&st);
       place_checks_and_weigh (&st);
       auto_vec<gimple *> fast_sites;
       fast_sites.safe_splice (st.sites);
