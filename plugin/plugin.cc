@@ -439,6 +439,9 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
      of the CFG: the fast copy is the optimised code.  */
   add_pass (info, make_transform_pass (g), "optimized",
 	    PASS_POS_INSERT_BEFORE);
+  /* Among the loop optimisers, before if-conversion and vectorisation,
+     which the version without sites is for.  */
+  add_pass (info, make_versioning_pass (g), "ifcvt", PASS_POS_INSERT_BEFORE);
   /* Right after the sites pass, before any inlining.  */
   add_pass (info, make_redirect_pass (g), "sampler", PASS_POS_INSERT_AFTER);
   return 0;

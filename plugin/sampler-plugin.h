@@ -157,6 +157,16 @@ tree unit_counters_decl (void);
 opt_pass *make_sites_pass (gcc::context *ctxt);
 opt_pass *make_transform_pass (gcc::context *ctxt);
 
+/* The thread's countdown, a reference for one statement; and whether a
+   call may use it (a call to a weighty or unknown function).
+   (transform.cc)  */
+tree countdown_reference (void);
+bool call_may_use_countdown (gimple *call);
+
+/* The pass that versions counted loops, among GCC's loop optimisers
+   (versioning.cc).  */
+opt_pass *make_versioning_pass (gcc::context *ctxt);
+
 /* The pass that redirects calls to the exec family, pthread_create and
    signal handling to the runtime's wrappers (redirect.cc).  */
 opt_pass *make_redirect_pass (gcc::context *ctxt);

@@ -147,6 +147,13 @@ countdown_ref ()
   return unshare_expr (countdown_state);
 }
 
+tree
+countdown_reference (void)
+{
+  declare_runtime ();
+  return countdown_ref ();
+}
+
 /* ---------------------------------------------------------------------
    Classifying calls and the weightless fixpoint.  */
 
@@ -268,6 +275,12 @@ call_is_weighty (gimple *stmt, cgraph_node **local_callee = NULL)
   if (fndecl_built_in_p (fndecl) || DECL_IN_SYSTEM_HEADER (fndecl))
     return passes_function_pointer (call);
   return true;
+}
+
+bool
+call_may_use_countdown (gimple *call)
+{
+  return call_is_weighty (call);
 }
 
 /* Seed 000's fixpoint: a function is weightless when it has no sites and

@@ -5,11 +5,12 @@
 #
 # Each program NAME.c here (counts.c: branches, switches, loops, returns,
 # pairs, float kinds, bounds; kinds.c: pointers, enums, unsigned types,
-# bit-fields, globals; constants.c: pairs with constants) is built with
+# bit-fields, globals; constants.c: pairs with constants; loops.c: counted
+# loops, which the plugin versions at -O2) is built with
 # every scheme at -O0, -O2 and -O2 -g and run
 # (its argument: how many rounds of its work; NAME.args, when present,
 # gives the plugin arguments instead: constants.c tests pairs-constants,
-# within scope rules); its counters
+# within scope rules, loops.c branches only); its counters
 # are read back with sampler-report (csv) as rows
 #     LINE:COLUMN  FUNCTION  SCHEME  PREDICATE  COUNTER  VALUE
 #   exact(OPT)       at SAMPLER_SPARSITY=1 with 2 rounds, every row equals

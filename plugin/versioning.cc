@@ -1,0 +1,300 @@
+/* sampler.so: versioning counted loops.
+   Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).
+
+   Among GCC's loop optimisers, before if-conversion and vectorisation: an
+   innermost loop whose every iteration visits the same sites, calls
+   nothing that may use the countdown, and whose number of iterations is
+   known on entry gets a second version without its markers.  That version
+   runs when the countdown is beyond every visit the loop will make: the
+   visits are taken from the countdown at once, and none of them could
+   have been sampled, as none would have brought the countdown to zero.
+   GCC then optimises it as the plain loop (vectorises it where it would:
+   gzip's fill_window), and the transformation finds no site in it, so
+   no check either.  Otherwise the loop with the markers runs, and is
+   transformed as any other.
+
+   The countdown is read and written here through volatile references:
+   the optimisers that follow must not keep it in a register across code
+   the transformation will later give checks of its own.  */
+
+#include "sampler-plugin.h"
+
+#include "context.h"
+#include "tree-pass.h"
+#include "function.h"
+#include "basic-block.h"
+#include "cfg.h"
+#include "cfghooks.h"
+#include "cfgloop.h"
+#include "cfgloopmanip.h"
+#include "gimple.h"
+#include "gimple-iterator.h"
+#include "tree-cfg.h"
+#include "ssa.h"
+#include "tree-ssa.h"
+#include "tree-into-ssa.h"
+#include "tree-ssa-dce.h"
+#include "tree-ssa-loop-manip.h"
+#include "tree-ssa-loop-niter.h"
+#include "tree-scalar-evolution.h"
+#include "tree-chrec.h"
+#include "diagnostic-core.h"
+#include "gimplify.h"
+#include "gimplify-me.h"
+#include "fold-const.h"
+#include "stor-layout.h"
+#include "bitmap.h"
+
+/* Visits per iteration above which a loop is left alone: the total must
+   stay far from overflow for every iteration count checked at run time.  */
+static const HOST_WIDE_INT most_visits_per_iteration = 1 << 16;
+
+/* The sites of LOOP, an innermost loop with a single exit EXIT, into
+   MARKERS, with PER_TEST the sites visited as often as the exit's test
+   (once more than the latch) and PER_LATCH those visited as often as the
+   latch.  False when the loop does not qualify: a site on a path that not
+   every iteration takes, a check's marker (its call runs only when
+   sampled), or a call that may use the countdown.  */
+static bool
+fixed_visits (class loop *loop, edge exit, vec<gimple *> &markers,
+	      HOST_WIDE_INT *per_test, HOST_WIDE_INT *per_latch)
+{
+  basic_block *body = get_loop_body (loop);
+  bool ok = true;
+  *per_test = *per_latch = 0;
+  for (unsigned i = 0; ok && i < loop->num_nodes; i++)
+    {
+      basic_block bb = body[i];
+      HOST_WIDE_INT sites = 0;
+      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	   gsi_next (&gsi))
+	{
+	  gimple *stmt = gsi_stmt (gsi);
+	  if (is_site_marker (stmt))
+	    {
+	      if (is_taken_marker (stmt))
+		ok = false;
+	      markers.safe_push (stmt);
+	      sites += site_count (stmt);
+	    }
+	  else if (is_gimple_call (stmt) && call_may_use_countdown (stmt))
+	    ok = false;
+	}
+      if (!sites)
+	continue;
+      /* Every iteration passes the exit's test (checked by the caller);
+	 a block before it runs once per test, one after it once per
+	 latch, and any other not on every iteration.  */
+      if (dominated_by_p (CDI_DOMINATORS, exit->src, bb))
+	*per_test += sites;
+      else if (dominated_by_p (CDI_DOMINATORS, loop->latch, bb))
+	*per_latch += sites;
+      else
+	ok = false;
+    }
+  free (body);
+  return ok && !markers.is_empty ()
+	 && *per_test + *per_latch <= most_visits_per_iteration;
+}
+
+/* `*(volatile long *) &__sampler_countdown'.  */
+static tree
+volatile_countdown (void)
+{
+  tree countdown = countdown_reference ();
+  tree type = build_qualified_type (TREE_TYPE (countdown),
+				    TYPE_QUAL_VOLATILE);
+  tree ref = build2 (MEM_REF, type, build_fold_addr_expr (countdown),
+		     build_int_cst (build_pointer_type (type), 0));
+  TREE_THIS_VOLATILE (ref) = 1;
+  TREE_SIDE_EFFECTS (ref) = 1;
+  return ref;
+}
+
+/* Deletes the marker STMT; the operands only it used go to DEAD.  */
+static void
+remove_marker (gimple *stmt, bitmap dead)
+{
+  for (unsigned i = 0; i < marker_num_values (stmt); i++)
+    {
+      tree value = marker_value (stmt, i);
+      if (TREE_CODE (value) == SSA_NAME && !SSA_NAME_IS_DEFAULT_DEF (value))
+	bitmap_set_bit (dead, SSA_NAME_VERSION (value));
+    }
+  gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
+  unlink_stmt_vdef (stmt);
+  gsi_remove (&gsi, true);
+  release_defs (stmt);
+}
+
+/* Says that the loop at LOC was versioned, in the dump and with
+   `verbose'.  */
+static void
+describe_versioned (location_t loc, HOST_WIDE_INT per_test,
+		    HOST_WIDE_INT per_latch)
+{
+  const char *name = function_name (cfun);
+  int line = LOCATION_LINE (loc);
+  if (sampler_opts.dump_file)
+    {
+      FILE *f = fopen (sampler_opts.dump_file, "a");
+      if (!f)
+	error ("sampler: cannot open dump file %qs: %m",
+	       sampler_opts.dump_file);
+      else
+	{
+	  fprintf (f, "function %s: loop line %d versioned, "
+		   HOST_WIDE_INT_PRINT_DEC " sites per test, "
+		   HOST_WIDE_INT_PRINT_DEC " per latch\n",
+		   name, line, per_test, per_latch);
+	  fclose (f);
+	}
+    }
+  if (dump_file)
+    fprintf (dump_file, "loop line %d versioned, " HOST_WIDE_INT_PRINT_DEC
+	     " sites per test, " HOST_WIDE_INT_PRINT_DEC " per latch\n",
+	     line, per_test, per_latch);
+  if (sampler_opts.verbose)
+    inform (loc, "sampler: loop versioned: a copy without its %wd sites "
+	    "per iteration runs when the countdown is beyond them all",
+	    per_test + per_latch);
+}
+
+/* Versions LOOP if it qualifies (see fixed_visits and the file's
+   comment).  Returns whether it did.  */
+static bool
+version_counted_loop (class loop *loop, bitmap dead)
+{
+  edge exit = single_exit (loop);
+  if (!exit || !dominated_by_p (CDI_DOMINATORS, loop->latch, exit->src)
+      || !can_duplicate_loop_p (loop))
+    return false;
+  auto_vec<gimple *> markers;
+  HOST_WIDE_INT per_test, per_latch;
+  if (!fixed_visits (loop, exit, markers, &per_test, &per_latch))
+    return false;
+  tree latch_runs = number_of_latch_executions (loop);
+  if (!latch_runs || chrec_contains_undetermined (latch_runs)
+      || !INTEGRAL_TYPE_P (TREE_TYPE (latch_runs)))
+    return false;
+  tree countdown_type = long_integer_type_node;
+  tree count_type = unsigned_type_for (countdown_type);
+  if (TYPE_PRECISION (TREE_TYPE (latch_runs)) > TYPE_PRECISION (count_type))
+    return false;
+
+  /* The loop visits PER_TEST * (N + 1) + PER_LATCH * N sites, N the latch
+     runs; with N at most LIMIT that stays below the countdown type's
+     maximum, so the comparison with the countdown is exact.  */
+  HOST_WIDE_INT per_iteration = per_test + per_latch;
+  HOST_WIDE_INT limit
+    = (tree_to_shwi (TYPE_MAX_VALUE (countdown_type)) - per_test)
+      / per_iteration;
+  edge entry = loop_preheader_edge (loop);
+  gimple_seq seq = NULL;
+  /* Each value in statements of its own, appended (force_gimple_operand
+     starts the sequence it is given afresh).  */
+  auto value = [&seq] (tree expr)
+    {
+      gimple_seq stmts;
+      tree result = force_gimple_operand (expr, &stmts, true, NULL_TREE);
+      gimple_seq_add_seq (&seq, stmts);
+      return result;
+    };
+  tree n = value (fold_convert (count_type, unshare_expr (latch_runs)));
+  tree visits
+    = value (fold_convert (countdown_type,
+			   fold_build2 (PLUS_EXPR, count_type,
+					fold_build2 (MULT_EXPR, count_type, n,
+						     build_int_cst
+						       (count_type,
+							per_iteration)),
+					build_int_cst (count_type,
+						       per_test))));
+  tree countdown = make_ssa_name (countdown_type);
+  gimple_seq_add_stmt (&seq, gimple_build_assign (countdown,
+						  volatile_countdown ()));
+  tree within = fold_build2 (LE_EXPR, boolean_type_node, n,
+			     build_int_cst (count_type, limit));
+  tree beyond = fold_build2 (GT_EXPR, boolean_type_node, countdown, visits);
+  tree cond = value (fold_build2 (BIT_AND_EXPR, boolean_type_node, within,
+				  beyond));
+  gsi_insert_seq_on_edge_immediate (entry, seq);
+
+  profile_probability likely = profile_probability::very_likely ();
+  class loop *with_sites
+    = loop_version (loop, cond, NULL, likely, likely.invert (), likely,
+		    likely.invert (), true);
+  if (!with_sites)
+    return false;
+
+  /* LOOP is the version without sites: the countdown takes its visits.  */
+  tree left = make_ssa_name (countdown_type);
+  seq = NULL;
+  gimple_seq_add_stmt (&seq, gimple_build_assign (left, MINUS_EXPR,
+						  countdown, visits));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (volatile_countdown (),
+						  left));
+  gsi_insert_seq_on_edge_immediate (loop_preheader_edge (loop), seq);
+  describe_versioned (gimple_location (markers[0]), per_test, per_latch);
+  for (gimple *marker : markers)
+    remove_marker (marker, dead);
+  return true;
+}
+
+static const pass_data versioning_pass_data = {
+  GIMPLE_PASS,
+  "sampler-versioning",
+  OPTGROUP_NONE,
+  TV_PLUGIN_RUN,
+  PROP_cfg | PROP_ssa,
+  0,
+  0,
+  0,
+  0
+};
+
+class versioning_pass : public gimple_opt_pass
+{
+public:
+  versioning_pass (gcc::context *ctxt)
+    : gimple_opt_pass (versioning_pass_data, ctxt)
+  {
+  }
+
+  virtual bool gate (function *fun)
+  {
+    return !seen_error () && fun->cfg && current_loops;
+  }
+
+  virtual unsigned int execute (function *fun)
+  {
+    auto_vec<class loop *> candidates;
+    for (class loop *loop : loops_list (fun, LI_ONLY_INNERMOST))
+      candidates.safe_push (loop);
+    if (candidates.is_empty ())
+      return 0;
+    calculate_dominance_info (CDI_DOMINATORS);
+    auto_bitmap dead;
+    bool changed = false;
+    /* loop_version notes which blocks are copies of which.  */
+    initialize_original_copy_tables ();
+    for (class loop *loop : candidates)
+      changed |= version_counted_loop (loop, dead);
+    free_original_copy_tables ();
+    if (!changed)
+      return 0;
+    mark_virtual_operands_for_renaming (fun);
+    update_ssa (TODO_update_ssa);
+    simple_dce_from_worklist (dead);
+    if (loops_state_satisfies_p (fun, LOOP_CLOSED_SSA))
+      rewrite_into_loop_closed_ssa (NULL, TODO_update_ssa);
+    scev_reset ();
+    return TODO_cleanup_cfg;
+  }
+};
+
+opt_pass *
+make_versioning_pass (gcc::context *ctxt)
+{
+  return new versioning_pass (ctxt);
+}
