@@ -163,6 +163,10 @@ opt_pass *make_transform_pass (gcc::context *ctxt);
 tree countdown_reference (void);
 bool call_may_use_countdown (gimple *call);
 
+/* The file of `dump=', opened to append, or NULL (with an error when it
+   cannot be opened).  (transform.cc)  */
+FILE *open_sampler_dump (void);
+
 /* The pass that versions counted loops, among GCC's loop optimisers
    (versioning.cc).  */
 opt_pass *make_versioning_pass (gcc::context *ctxt);

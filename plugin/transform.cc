@@ -1688,20 +1688,24 @@ describe_function (FILE *out, function_state *st)
     }
 }
 
+FILE *
+open_sampler_dump (void)
+{
+  if (!sampler_opts.dump_file)
+    return NULL;
+  FILE *f = fopen (sampler_opts.dump_file, "a");
+  if (!f)
+    error ("sampler: cannot open dump file %qs: %m", sampler_opts.dump_file);
+  return f;
+}
+
 static void
 dump_function (function_state *st)
 {
-  if (sampler_opts.dump_file)
+  if (FILE *f = open_sampler_dump ())
     {
-      FILE *f = fopen (sampler_opts.dump_file, "a");
-      if (!f)
-	error ("sampler: cannot open dump file %qs: %m",
-	       sampler_opts.dump_file);
-      else
-	{
-	  describe_function (f, st);
-	  fclose (f);
-	}
+      describe_function (f, st);
+      fclose (f);
     }
   if (dump_file)
     describe_function (dump_file, st);

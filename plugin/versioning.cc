@@ -135,20 +135,13 @@ describe_versioned (location_t loc, HOST_WIDE_INT per_test,
 {
   const char *name = function_name (cfun);
   int line = LOCATION_LINE (loc);
-  if (sampler_opts.dump_file)
+  if (FILE *f = open_sampler_dump ())
     {
-      FILE *f = fopen (sampler_opts.dump_file, "a");
-      if (!f)
-	error ("sampler: cannot open dump file %qs: %m",
-	       sampler_opts.dump_file);
-      else
-	{
-	  fprintf (f, "function %s: loop line %d versioned, "
-		   HOST_WIDE_INT_PRINT_DEC " sites per test, "
-		   HOST_WIDE_INT_PRINT_DEC " per latch\n",
-		   name, line, per_test, per_latch);
-	  fclose (f);
-	}
+      fprintf (f, "function %s: loop line %d versioned, "
+	       HOST_WIDE_INT_PRINT_DEC " sites per test, "
+	       HOST_WIDE_INT_PRINT_DEC " per latch\n",
+	       name, line, per_test, per_latch);
+      fclose (f);
     }
   if (dump_file)
     fprintf (dump_file, "loop line %d versioned, " HOST_WIDE_INT_PRINT_DEC
