@@ -109,6 +109,11 @@ tree marker_taken (gimple *marker);
 /* How many consecutive sites, from marker_site, a marker stands for: the
    pairs of one assignment share one; every other marker is one site.  */
 unsigned site_count (gimple *marker);
+/* Deletes MARKER where its visits are counted otherwise (the fast copy,
+   a versioned loop's copy without sites); a check's call does not run.
+   The operands only it read go to DEAD, for simple_dce_from_worklist.
+   (transform.cc)  */
+void remove_marker (gimple *marker, bitmap dead);
 
 /* An operand of an asm statement.  */
 tree asm_operand (const char *constraint, tree value);

@@ -996,8 +996,9 @@ place_loop_checks (function_state *st)
       edge_iterator ei;
       FOR_EACH_EDGE (e, ei, bb->succs)
 	if ((e->flags & EDGE_DFS_BACK) && !st->cut.contains (e)
-	    /* A goto target's check is at its top already.  */
-	    && !(e->flags & EDGE_ABNORMAL) && !goto_target_p (e->dest))
+	    /* A goto target (as is every abnormal edge's destination) has
+	       its check at its top already.  */
+	    && !goto_target_p (e->dest))
 	  {
 	    if (!dominated_by_p (CDI_DOMINATORS, e->src, e->dest))
 	      back_edges.safe_push (e);
@@ -1209,11 +1210,10 @@ slow_count (void)
   return profile_count::zero ();
 }
 
-/* Replaces the fast copy's marker STMT: the check at the top of its
-   region has counted its visit already.  A check call does not run.
-   The operands only the marker read are added to DEAD, for DCE.  */
-static void
-remove_fast_site (gimple *stmt, bitmap dead)
+/* In the fast copy: the check at the top of its region has counted the
+   site's visit already (see sampler-plugin.h).  */
+void
+remove_marker (gimple *stmt, bitmap dead)
 {
   if (is_taken_marker (stmt))
     {
@@ -1227,6 +1227,7 @@ remove_fast_site (gimple *stmt, bitmap dead)
 	bitmap_set_bit (dead, SSA_NAME_VERSION (value));
     }
   gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
+  unlink_stmt_vdef (stmt);
   gsi_remove (&gsi, true);
   if (is_taken_marker (stmt))
     release_ssa_name (marker_taken (stmt));
@@ -1752,7 +1753,7 @@ transform_function (void)
       update_ssa (TODO_update_ssa);
       auto_bitmap dead;
       for (gimple *stmt : fast_sites)
-	remove_fast_site (stmt, dead);
+	remove_marker (stmt, dead);
       simple_dce_from_worklist (dead);
     }
   else

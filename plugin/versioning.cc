@@ -111,42 +111,29 @@ volatile_countdown (void)
   return ref;
 }
 
-/* Deletes the marker STMT; the operands only it used go to DEAD.  */
 static void
-remove_marker (gimple *stmt, bitmap dead)
+print_versioned (FILE *out, location_t loc, HOST_WIDE_INT per_test,
+		 HOST_WIDE_INT per_latch)
 {
-  for (unsigned i = 0; i < marker_num_values (stmt); i++)
-    {
-      tree value = marker_value (stmt, i);
-      if (TREE_CODE (value) == SSA_NAME && !SSA_NAME_IS_DEFAULT_DEF (value))
-	bitmap_set_bit (dead, SSA_NAME_VERSION (value));
-    }
-  gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
-  unlink_stmt_vdef (stmt);
-  gsi_remove (&gsi, true);
-  release_defs (stmt);
+  fprintf (out, "function %s: loop line %d versioned, "
+	   HOST_WIDE_INT_PRINT_DEC " sites per test, "
+	   HOST_WIDE_INT_PRINT_DEC " per latch\n",
+	   function_name (cfun), LOCATION_LINE (loc), per_test, per_latch);
 }
 
-/* Says that the loop at LOC was versioned, in the dump and with
+/* Says that the loop at LOC was versioned, in the dumps and with
    `verbose'.  */
 static void
 describe_versioned (location_t loc, HOST_WIDE_INT per_test,
 		    HOST_WIDE_INT per_latch)
 {
-  const char *name = function_name (cfun);
-  int line = LOCATION_LINE (loc);
   if (FILE *f = open_sampler_dump ())
     {
-      fprintf (f, "function %s: loop line %d versioned, "
-	       HOST_WIDE_INT_PRINT_DEC " sites per test, "
-	       HOST_WIDE_INT_PRINT_DEC " per latch\n",
-	       name, line, per_test, per_latch);
+      print_versioned (f, loc, per_test, per_latch);
       fclose (f);
     }
   if (dump_file)
-    fprintf (dump_file, "loop line %d versioned, " HOST_WIDE_INT_PRINT_DEC
-	     " sites per test, " HOST_WIDE_INT_PRINT_DEC " per latch\n",
-	     line, per_test, per_latch);
+    print_versioned (dump_file, loc, per_test, per_latch);
   if (sampler_opts.verbose)
     inform (loc, "sampler: loop versioned: a copy without its %wd sites "
 	    "per iteration runs when the countdown is beyond them all",
