@@ -37,6 +37,8 @@ static struct plugin_info sampler_plugin_info = {
   "      any path (0, the default: no limit)\n"
   "  -fplugin-arg-sampler-pad-limit=N    paths this many sites lighter than\n"
   "      the heaviest are counted as the heaviest (16)\n"
+  "  -fplugin-arg-sampler-unsampled=0|1  unsampled copies of instrumented\n"
+  "      functions, for runs with sampling off (1)\n"
   "  -fplugin-arg-sampler-site-table=FILE append the unit's site table to FILE\n"
   "  -fplugin-arg-sampler-verbose        say how each function was treated\n"
   "  -fplugin-arg-sampler-dump=FILE      append checks and weights to FILE\n"
@@ -61,7 +63,7 @@ scheme_name (unsigned scheme_bit)
 static const char *const accepted_keys
   = "schemes, include-function, exclude-function, include-file, "
     "exclude-file, weightless, pairs-limit, pairs-constants, region-limit, "
-    "pad-limit, site-table, "
+    "pad-limit, unsampled, site-table, "
     "verbose, dump, help";
 
 /* Parses a comma-separated list of scheme names into *BITS.  Returns false,
@@ -131,6 +133,7 @@ parse_arguments (struct plugin_name_args *info)
   sampler_opts.pairs_limit = 16;
   sampler_opts.region_limit = 0;
   sampler_opts.pad_limit = 16;
+  sampler_opts.unsampled = true;
   sampler_opts.rules = vNULL;
   for (int i = 0; i < info->argc; i++)
     {
@@ -214,6 +217,8 @@ parse_arguments (struct plugin_name_args *info)
 	ok &= parse_flag (key, value, &sampler_opts.verbose);
       else if (strcmp (key, "pairs-constants") == 0)
 	ok &= parse_flag (key, value, &sampler_opts.pairs_constants);
+      else if (strcmp (key, "unsampled") == 0)
+	ok &= parse_flag (key, value, &sampler_opts.unsampled);
       else if (strcmp (key, "dump") == 0)
 	{
 	  if (!value || !*value)
@@ -288,6 +293,8 @@ selected_by_attribute (tree fndecl)
 bool
 function_selected (tree fndecl)
 {
+  if (is_unsampled_clone (fndecl))
+    return false;
   if (sampled_attribute_form (fndecl) == SAMPLED_OFF
       || lookup_attribute ("no_instrument_function",
 			   DECL_ATTRIBUTES (fndecl)))
@@ -413,6 +420,8 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
      arguments are wrong and the compile is about to fail.  */
   register_callback (info->base_name, PLUGIN_ATTRIBUTES,
 		     register_sampled_attribute, NULL);
+  register_callback (info->base_name, PLUGIN_ALL_IPA_PASSES_END,
+		     release_unneeded_clones, NULL);
   register_callback (info->base_name, PLUGIN_START_UNIT,
 		     define_sampler_macro, NULL);
   if (!parse_arguments (info))

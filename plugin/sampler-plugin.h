@@ -50,6 +50,9 @@ struct sampler_options
   /* Scalar-pairs also compare with the integer constants the function
      uses.  */
   bool pairs_constants;
+  /* Give instrumented functions unsampled copies for runs with sampling
+     off (unsampled.cc).  */
+  bool unsampled;
   vec<scope_rule> rules;
 };
 
@@ -175,6 +178,23 @@ FILE *open_sampler_dump (void);
 /* The pass that versions counted loops, among GCC's loop optimisers
    (versioning.cc).  */
 opt_pass *make_versioning_pass (gcc::context *ctxt);
+
+/* Unsampled copies (unsampled.cc).  Before the sites are found:
+   clones the functions to be instrumented, with direct calls between
+   clones; after: notes each instrumented function's clone on it, and
+   keeps the clone until the transformation calls it.  After the IPA
+   passes (PLUGIN_ALL_IPA_PASSES_END), the clones of functions that are
+   gone are kept no longer.  */
+void create_unsampled_clones (void);
+void insert_unsampled_dispatches (void);
+void release_unneeded_clones (void *, void *);
+bool is_unsampled_clone (tree fndecl);
+/* In the transformation: true, with the current function's clone in *FN,
+   when the clone is still there and takes the function's parameters.  */
+bool take_entry_dispatch (tree *fn);
+/* Ends the empty block BB, at the function's entry, with `return FN (the
+   parameters)', a tail call.  */
+void build_dispatch (basic_block bb, tree fn, location_t loc);
 
 /* The pass that redirects calls to the exec family, pthread_create and
    signal handling to the runtime's wrappers (redirect.cc).  */

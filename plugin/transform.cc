@@ -61,6 +61,7 @@
 static tree countdown_state;
 static tree thread_start_fn;
 static tree skip_fn;
+static tree sampling_off;
 
 /* They live in GCC's garbage-collected memory, which collects between the
    functions the second pass transforms.  */
@@ -70,6 +71,8 @@ const struct ggc_root_tab transform_gc_roots[] = {
   { &thread_start_fn, 1, sizeof (tree), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   { &skip_fn, 1, sizeof (tree), &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
+  { &sampling_off, 1, sizeof (tree), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
   LAST_GGC_ROOT_TAB
 };
 
@@ -137,6 +140,12 @@ declare_runtime (void)
   countdown_state = countdown_variable ();
   thread_start_fn = runtime_function ("__sampler_thread_start_preserving");
   skip_fn = runtime_function ("__sampler_skip", true);
+  sampling_off = build_decl (BUILTINS_LOCATION, VAR_DECL,
+			     get_identifier ("__sampler_off"),
+			     integer_type_node);
+  TREE_PUBLIC (sampling_off) = 1;
+  DECL_EXTERNAL (sampling_off) = 1;
+  DECL_ARTIFICIAL (sampling_off) = 1;
 }
 
 /* The countdown, for a statement of its own (GIMPLE does not share
@@ -537,6 +546,9 @@ struct function_state
   auto_vec<int> block_weight;
   hash_set<edge> cut;		/* Edges that carry a check.  */
   const char *fallback_reason;	/* Why not cloned, or NULL.  */
+  /* The unsampled clone the entry check's slow entry goes to when sampling
+     is off (see unsampled.cc), or NULL.  */
+  tree dispatch_fn;
 };
 
 /* Why the CFG of the current function cannot be cloned, or NULL.  */
@@ -1401,16 +1413,34 @@ count_padding (basic_block bb, int pad, location_t loc)
 		      loc);
 }
 
+/* Ends the empty block BB with `if (__sampler_off) goto TO_CLONE' and
+   returns the new block it goes to otherwise.  */
+static basic_block
+go_to_clone_if_off (basic_block bb, basic_block to_clone, location_t loc)
+{
+  basic_block on = slow_block (to_clone, bb->count);
+  tree off = make_ssa_name (integer_type_node);
+  append (bb, gimple_build_assign (off, unshare_expr (sampling_off)), loc);
+  make_single_succ_edge (bb, on, EDGE_FALLTHRU);
+  end_with_condition (bb, NE_EXPR, off, integer_zero_node, to_clone, on,
+		      loc);
+  return on;
+}
+
 /* The way into the slow copy DEST_SLOW of DEST from a check block CHECK
    that has taken BUDGET (less any refund) from the thread's countdown and
    borrowed or left zero: `countdown += BUDGET', the countdown as it was
    before the check (with the refund of the check's edge); a countdown of
    zero there means that the thread has not started sampling, and the
    runtime starts it.  The edge into DEST_SLOW gets the PHI arguments of
-   the edge CHECK -> DEST.  */
+   the edge CHECK -> DEST.
+
+   At the function's entry, with ST's unsampled clone (see unsampled.cc):
+   a countdown of zero in a run with sampling off, found before or after
+   the start, goes to the clone instead, leaving the countdown at zero.  */
 static basic_block
 build_slow_entry (basic_block check, basic_block dest, basic_block dest_slow,
-		  int budget, location_t loc)
+		  int budget, location_t loc, function_state *dispatch)
 {
   profile_count count = slow_count ();
   basic_block entry = slow_block (dest_slow, count);
@@ -1423,13 +1453,25 @@ build_slow_entry (basic_block check, basic_block dest, basic_block dest_slow,
 				       long_cst (budget)), loc);
   add_stmt (&seq, gimple_build_assign (countdown_ref (), before), loc);
   append_seq (entry, seq);
+  basic_block unstarted = start, to_clone = NULL;
+  if (dispatch)
+    {
+      to_clone = slow_block (dest_slow, count);
+      build_dispatch (to_clone, dispatch->dispatch_fn, loc);
+      /* Off already?  */
+      start = go_to_clone_if_off (start, to_clone, loc);
+    }
   tree first = make_ssa_name (long_integer_type_node);
   append (start, build_preserving_call (thread_start_fn, vNULL, first), loc);
   SSA_NAME_DEF_STMT (first) = last_stmt (start);
+  /* Off since the start, which configured the process?  */
+  if (dispatch)
+    start = go_to_clone_if_off (start, to_clone, loc);
   append (start, gimple_build_assign (countdown_ref (), first), loc);
   make_single_succ_edge (start, join, EDGE_FALLTHRU);
   make_single_succ_edge (entry, join, EDGE_FALLTHRU);
-  end_with_condition (entry, EQ_EXPR, before, long_cst (0), start, join, loc);
+  end_with_condition (entry, EQ_EXPR, before, long_cst (0), unstarted, join,
+		      loc);
   edge into = make_single_succ_edge (join, dest_slow, EDGE_FALLTHRU);
   copy_phi_args (find_edge (check, dest), into);
   return entry;
@@ -1439,12 +1481,15 @@ build_slow_entry (basic_block check, basic_block dest, basic_block dest_slow,
    `__sampler_countdown -= DECREMENT', and when that borrows or leaves zero
    (the countdown was at most DECREMENT: a site of the region ahead may be
    sampled) on to DEST_SLOW through a slow entry that adds BUDGET back.  A
-   check whose refund is at least its weight cannot borrow: it just adds.  */
+   check whose refund is at least its weight cannot borrow: it just adds;
+   unless it goes to an unsampled clone (DISPATCH), a check that weighs
+   nothing is nothing.  */
 static void
 build_check (basic_block check, basic_block dest, basic_block dest_slow,
-	     int budget, int decrement, location_t loc)
+	     int budget, int decrement, location_t loc,
+	     function_state *dispatch = NULL)
 {
-  if (decrement <= 0)
+  if (decrement < 0 || (decrement == 0 && !dispatch))
     {
       if (decrement < 0)
 	append_add (check, countdown_ref (), -decrement, loc);
@@ -1452,7 +1497,8 @@ build_check (basic_block check, basic_block dest, basic_block dest_slow,
     }
   tree within = append_subtract (check, countdown_ref (), decrement, "be",
 				 loc);
-  basic_block entry = build_slow_entry (check, dest, dest_slow, budget, loc);
+  basic_block entry = build_slow_entry (check, dest, dest_slow, budget, loc,
+					dispatch);
   end_with_condition (check, NE_EXPR, within, boolean_false_node, entry,
 		      dest, loc);
 }
@@ -1467,6 +1513,7 @@ struct wired_check
   int refund;			/* What its edge gives back...  */
   int pad;			/* ... or pads.  */
   location_t loc;
+  bool dispatch;		/* To the unsampled clone: at entry.  */
 };
 
 /* Clones the body into fast (the original blocks) and slow copies and wires
@@ -1535,7 +1582,10 @@ clone_and_wire (function_state *st)
   hash_set<edge> in_checks;
   for (const check_point &cp : st->checks)
     {
-      if (cp.weight == 0)
+      /* The entry check of a function with an unsampled clone is the way
+	 to it: it stays, weighing nothing if it must.  */
+      bool dispatch = cp.kind == CHECK_ENTRY && st->dispatch_fn;
+      if (cp.weight == 0 && !dispatch)
 	continue;
       int *refund = refunds.get (cp.fast_edge);
       in_checks.add (cp.fast_edge);
@@ -1548,6 +1598,7 @@ clone_and_wire (function_state *st)
       int *pad = pads.get (cp.fast_edge);
       w.pad = pad ? *pad : 0;
       w.loc = cp.loc;
+      w.dispatch = dispatch;
       wired.safe_push (w);
     }
 
@@ -1592,8 +1643,11 @@ clone_and_wire (function_state *st)
   /* The checks, fast and slow.  */
   for (const wired_check &w : wired)
     {
-      basic_block *dest_slow = copies.get (w.dest);
-      gcc_assert (dest_slow);
+      basic_block *slow = copies.get (w.dest);
+      /* Only an entry check that weighs nothing has no slow copy ahead:
+	 after the start it goes on in the fast copy.  */
+      gcc_assert (slow || (w.dispatch && w.budget == 0));
+      basic_block dest_slow[1] = { slow ? *slow : w.dest };
       /* The slow copy's way to the check first: its edge to the fast
 	 check block gets the edge's padding and a check of its own, which
 	 takes the whole budget (the slow copy made no visit it would give
@@ -1614,7 +1668,7 @@ clone_and_wire (function_state *st)
 	  build_check (check, w.dest, *dest_slow, w.budget, w.budget, w.loc);
 	}
       build_check (w.check, w.dest, *dest_slow, w.budget,
-		   w.budget - w.refund, w.loc);
+		   w.budget - w.refund, w.loc, w.dispatch ? st : NULL);
     }
 
   for (auto item : slow_pads)
@@ -1665,6 +1719,44 @@ guard_without_cloning (function_state *st)
 			      rest, loc);
 	}
       make_slow_site (st, stmt);
+    }
+}
+
+/* In a run with sampling off a thread's countdown stays zero, so that
+   the instrumented functions go to their unsampled clones.  The current
+   function has no clone to go to: in such a thread it starts the thread,
+   whose countdown is then SAMPLER_COUNTDOWN_OFF (its checks take the fast
+   path), and its returns give the countdown its zero back, so that the
+   functions the thread calls later go to their clones again (lua calls
+   luaL_error-like functions with variable arguments; once one ran, the
+   whole run stayed instrumented).  */
+static void
+zero_countdown_on_return (void)
+{
+  auto_vec<gimple *> returns;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    if (gimple *last = last_stmt (bb))
+      if (gimple_code (last) == GIMPLE_RETURN)
+	returns.safe_push (last);
+  for (gimple *ret : returns)
+    {
+      basic_block test = gimple_bb (ret);
+      gimple_stmt_iterator gsi = gsi_for_stmt (ret);
+      gsi_prev_nondebug (&gsi);
+      edge e = gsi_end_p (gsi) ? split_block_after_labels (test)
+	       : split_block (test, gsi_stmt (gsi));
+      basic_block rest = e->dest;
+      location_t loc = gimple_location (ret);
+      basic_block reset = slow_block (rest, profile_count::zero ());
+      tree off = make_ssa_name (integer_type_node);
+      append (test, gimple_build_assign (off, unshare_expr (sampling_off)),
+	      loc);
+      append (reset, gimple_build_assign (countdown_ref (), long_cst (0)),
+	      loc);
+      make_single_succ_edge (reset, rest, EDGE_FALLTHRU);
+      end_with_condition (test, NE_EXPR, off, integer_zero_node, reset, rest,
+			  loc);
     }
 }
 
@@ -1720,6 +1812,9 @@ transform_function (void)
   st.fallback_reason = NULL;
   st.values = NULL_TREE;
   st.n_sites = 0;
+  st.dispatch_fn = NULL_TREE;
+  tree dispatch_fn;
+  bool dispatch = take_entry_dispatch (&dispatch_fn);
   unsigned most_values = 0;
   basic_block bb;
   FOR_EACH_BB_FN (bb, cfun)
@@ -1742,12 +1837,16 @@ transform_function (void)
   st.fallback_reason = why_not_clonable ();
   if (!st.fallback_reason)
     {
+      if (dispatch)
+	st.dispatch_fn = dispatch_fn;
       isolate_region_ends (&st);
       isolate_goto_targets (&st);
       place_checks_and_weigh (&st);
       auto_vec<gimple *> fast_sites;
       fast_sites.safe_splice (st.sites);
       clone_and_wire (&st);
+      if (sampler_opts.unsampled && !st.dispatch_fn)
+	zero_countdown_on_return ();
       free_dominance_info (CDI_DOMINATORS);
       mark_virtual_operands_for_renaming (cfun);
       update_ssa (TODO_update_ssa);
@@ -1759,6 +1858,8 @@ transform_function (void)
   else
     {
       guard_without_cloning (&st);
+      if (sampler_opts.unsampled)
+	zero_countdown_on_return ();
       free_dominance_info (CDI_DOMINATORS);
       mark_virtual_operands_for_renaming (cfun);
       update_ssa (TODO_update_ssa);
@@ -1815,7 +1916,9 @@ public:
 
   virtual unsigned int execute (function *)
   {
+    create_unsampled_clones ();
     discover_sites ();
+    insert_unsampled_dispatches ();
     find_weighty_functions ();
     emit_unit ();
     return 0;

@@ -25,6 +25,7 @@
 
 SAMPLER_EXPORT __thread long __sampler_countdown
     __attribute__((tls_model("initial-exec"))) = 0;
+SAMPLER_EXPORT int __sampler_off;
 
 
 /* The sparsity in effect, and how many times sampler_set_sparsity changed
@@ -318,6 +319,7 @@ static void configure_process(void)
     atomic_store_explicit(&current_sparsity, process_config.sparsity,
                           memory_order_relaxed);
     atomic_store_explicit(&process_pid, (long)getpid(), memory_order_relaxed);
+    __sampler_off = process_config.sparsity == 0;
     if (process_config.sparsity != 0) {
         stream_key_ready = pthread_key_create(&stream_key, release_thread_stream) == 0;
         (void)pthread_atfork(fork_prepare, fork_parent, fork_child);
@@ -501,9 +503,14 @@ SAMPLER_EXPORT int __sampler_pthread_create(pthread_t *thread, const pthread_att
 
 /* Starts the main thread before main, so that its instrumented code samples
    from the first visit on without a trip through the slow path.  Constructors
-   of instrumented objects that ran earlier have started it already.  */
+   of instrumented objects that ran earlier have started it already.  With
+   sampling off the countdown stays zero: instrumented functions then go
+   to their unsampled clones (__sampler_off).  */
 __attribute__((constructor)) static void start_main_thread(void)
 {
-    if (SAMPLER_COUNTDOWN == 0)
-        SAMPLER_COUNTDOWN = start_thread();
+    if (SAMPLER_COUNTDOWN == 0) {
+        long first = start_thread();
+        if (!__sampler_off)
+            SAMPLER_COUNTDOWN = first;
+    }
 }

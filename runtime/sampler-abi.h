@@ -8,8 +8,12 @@
    started: instrumented code calls __sampler_thread_start() on its way into
    the slow copy when it sees 0, or counts the visits of code that is not
    cloned off 0, and the first sampling function it calls starts the
-   thread and adds its first countdown to what was left.  When sampling is off, countdowns are SAMPLER_COUNTDOWN_OFF,
-   so every threshold check takes the fast path.  */
+   thread and adds its first countdown to what was left.  When sampling is
+   off (__sampler_off), a thread's countdown stays 0, so that every
+   instrumented function's entry check goes to its unsampled clone; code
+   without a clone (or a check whose slow entry has none) starts the thread
+   instead, whose countdown is then SAMPLER_COUNTDOWN_OFF, and every
+   threshold check takes the fast path.  */
 #ifndef SAMPLER_ABI_H
 #define SAMPLER_ABI_H
 
@@ -32,6 +36,12 @@
    then the one every module uses.  */
 extern __thread long __sampler_countdown __attribute__((tls_model("initial-exec")));
 #define SAMPLER_COUNTDOWN __sampler_countdown
+
+/* Nonzero once the process is configured with sampling off: threads
+   keep a countdown of zero, so that every check at the entry of an
+   instrumented function fails, and its slow entry goes to the function's
+   unsampled clone when this says so (see plugin/unsampled.cc).  */
+extern int __sampler_off;
 
 /* Starts the calling thread's random stream (and the process's configuration
    on first use); returns its first countdown.  */

@@ -174,6 +174,54 @@ else
     fail "verbose says which functions are cloned and why not" "$scratch/out"
 fi
 
+# --- Unsampled clones --------------------------------------------------------
+# With sampling off, every way into an instrumented function ends in its
+# unsampled clone: a direct call from main, a call through a pointer,
+# another unit's function, a thread's start routine.  The plain probe
+# prints its return address, which addr2line names; a check function's
+# call must not run.  Sampling at 1 runs the instrumented functions; with
+# unsampled=0 there is no clone.
+gcc -O2 -c "$here/unsampled/probe.c" -o "$scratch/probe.o"
+copies_ran () {
+    SAMPLER_FILE="$scratch/clone-report.%p" "$scratch/clones" |
+        while read -r what addr rest; do
+            if [ "$what" = total ]; then
+                echo "$what $addr $rest"
+            else
+                echo "$what $(addr2line -f -e "$scratch/clones" "$addr" | head -n 1)"
+            fi
+        done | tr '\n' ' '
+}
+for unsampled in 1 0; do
+    if ! "$wrapper" -O2 -no-pie -fplugin-arg-sampler-schemes=checks,branches \
+            -fplugin-arg-sampler-unsampled=$unsampled \
+            "$here/unsampled/clones.c" "$here/unsampled/other.c" \
+            "$scratch/probe.o" -lpthread -o "$scratch/clones" >"$scratch/out" 2>&1; then
+        fail "unsampled=$unsampled: compile" "$scratch/out"
+        continue
+    fi
+    for sparsity in unset 0 1; do
+        if [ $sparsity = unset ]; then
+            got=$(unset SAMPLER_SPARSITY; copies_ran)
+        else
+            got=$(SAMPLER_SPARSITY=$sparsity copies_ran)
+        fi
+        if [ $unsampled = 1 ] && [ $sparsity != 1 ]; then
+            want="direct direct.unsampled.0 pointer by_pointer.unsampled.0 other other_unit.unsampled.0 thread thread_main.unsampled.0 total 17 checks 0 "
+        elif [ $sparsity = 1 ]; then
+            want="direct direct pointer by_pointer other other_unit thread thread_main total 34 checks 1 "
+        else
+            want="direct direct pointer by_pointer other other_unit thread thread_main total 17 checks 0 "
+        fi
+        if [ "$got" = "$want" ]; then
+            pass "unsampled=$unsampled, sparsity $sparsity: the right copies ran"
+        else
+            printf 'want: %s\ngot:  %s\n' "$want" "$got" >"$scratch/out"
+            fail "unsampled=$unsampled, sparsity $sparsity: the right copies ran" "$scratch/out"
+        fi
+    done
+done
+
 # --- Code growth through nested inline functions ----------------------------
 # A call to a function with sites is shared by the fast and slow copies, so
 # a callee inlined later appears once per call, as in the plain build; were
@@ -188,17 +236,24 @@ INLINE int f2 (int x) { if (x & 4) x = f1 (x) + 1; return f1 (x * 5); }
 INLINE int f3 (int x) { if (x & 8) x = f2 (x) + 1; return f2 (x * 7); }
 int top (int x) { return f3 (x); }
 EOF
+# Calls of leaf in the assembly: in the unsampled clones ($1 = -e) or in
+# the other functions ($1 = -v).
 leaf_calls () {
-    gcc "$@" -S "$scratch/nested-inline.c" -o - | grep -cE '(call|jmp)[[:space:]]+leaf'
+    pick=$1; shift
+    gcc "$@" -S "$scratch/nested-inline.c" -o - |
+        awk '/^[A-Za-z_.$][A-Za-z0-9_.$]*:$/ && !/^\.L/ { fn = $0 }
+             /(call|jmp)[[:space:]]+leaf/ { print fn }' |
+        grep -cE $pick '\.unsampled\.'
 }
 for level in -O0 -O2 -O3; do
-    plain=$(leaf_calls "$level")
-    sampled=$(leaf_calls "$level" -fplugin="$plugin" \
-        -fplugin-arg-sampler-schemes=checks,branches,returns,scalar-pairs,float-kinds,function-entries,bounds)
-    if [ "$plain" -gt 0 ] && [ "$sampled" = "$plain" ]; then
-        pass "nested inline functions at $level: $sampled calls of leaf, as plain"
+    plain=$(leaf_calls -v "$level")
+    schemes=-fplugin-arg-sampler-schemes=checks,branches,returns,scalar-pairs,float-kinds,function-entries,bounds
+    sampled=$(leaf_calls -v "$level" -fplugin="$plugin" $schemes)
+    unsampled=$(leaf_calls -e "$level" -fplugin="$plugin" $schemes)
+    if [ "$plain" -gt 0 ] && [ "$sampled" = "$plain" ] && [ "$unsampled" = "$plain" ]; then
+        pass "nested inline functions at $level: $sampled calls of leaf, as plain (and in the unsampled clone)"
     else
-        echo "plain: $plain calls of leaf, instrumented: $sampled" >"$scratch/out"
+        echo "plain: $plain calls of leaf, instrumented: $sampled, unsampled clone: $unsampled" >"$scratch/out"
         fail "nested inline functions at $level: each inlined call once" "$scratch/out"
     fi
 done

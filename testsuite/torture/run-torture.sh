@@ -32,10 +32,11 @@
 #
 #   execute/*.c  plain      gcc -OL -w OPTS T.c -lm, run
 #                sampler    sampler-gcc -OL -w -fchecking ALL OPTS T.c -lm,
-#                           run with SAMPLER_SPARSITY=1 and =100 (fixed
-#                           SAMPLER_SEED, SAMPLER_FILE in the scratch dir)
+#                           run with SAMPLER_SPARSITY=0 (the unsampled
+#                           clones), =1 and =100 (fixed SAMPLER_SEED,
+#                           SAMPLER_FILE in the scratch dir)
 #                for L = 2, 0 (and 3 for every M-th test): the exit status
-#                and stdout of both sampler runs must equal the plain run's
+#                and stdout of every sampler run must equal the plain run's
 #                at the same level.  A test whose plain build or run fails
 #                at the first level is skipped (not our concern); at a
 #                later level, that level is skipped.
@@ -534,7 +535,7 @@ export T_CC=${SAMPLER_GCC:-gcc} T_SKIPFILE=$HERE/skip.txt T_O3EVERY=$O3EVERY T_V
 if [ -n "$LEVELS" ]; then export T_LEVELS=$LEVELS T_CLEVELS=$LEVELS
 else export T_LEVELS="-O2 -O0" T_CLEVELS="-O2"; fi
 export T_EXTRA=$EXTRA
-export T_SEED=${TORTURE_SEED:-12345} T_SPARSITIES=${TORTURE_SPARSITIES:-1 100}
+export T_SEED=${TORTURE_SEED:-12345} T_SPARSITIES=${TORTURE_SPARSITIES:-0 1 100}
 export T_RUN_TIMEOUT=${TORTURE_RUN_TIMEOUT:-10} T_EXTRA_LINK=${TORTURE_EXTRA_LINK:-}
 export LC_ALL=C
 unset SAMPLER_SPARSITY SAMPLER_SEED SAMPLER_FILE

@@ -1,0 +1,352 @@
+/* sampler.so: unsampled copies, for runs with sampling off.
+   Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).
+
+   A run with sampling off (SAMPLER_SPARSITY unset or 0) decides so once,
+   when it starts, and never samples.  For such runs every function the
+   plugin instruments gets a second, unsampled copy: a local clone of its
+   body taken before the sites are found, so GCC optimises it as the plain
+   function.  Direct calls in the clones go to the clones of their callees,
+   so once a thread is in a clone it stays in plain code; the instrumented
+   function goes to its clone from its entry check's way into the slow
+   copy, which a thread reaches with a countdown of zero: a thread that has
+   not started, or every thread of a run with sampling off, whose
+   countdown stays zero (the runtime's __sampler_off says which).  So the
+   fast copy pays nothing for it at any sparsity, and a call into the
+   instrumented code of another unit, through a pointer or from a library,
+   in a run with sampling off, costs the check and a test.
+
+   Nothing calls the clone before the transformation builds that call
+   (take_entry_dispatch, build_dispatch): until then the clone is kept as
+   if called from outside (force_output), so that IPA neither removes it
+   nor changes its parameters, and after the IPA passes the clones of
+   functions that are gone are let go (release_unneeded_clones).  A call
+   or any statement referring to the clone in the function would weigh in
+   the inliners' estimates: one asm statement was enough to change their
+   decisions about the instrumented code.
+
+   Calls to check functions (the `sampled' attribute) are dropped from the
+   clones: they run only when sampled.
+
+   Not cloned: functions with variable arguments (they cannot be
+   forwarded), nested functions and their parents, naked and interrupt
+   functions, functions
+   returning aggregates, and functions that look at their own frame
+   (__builtin_return_address: the clone runs a frame deeper when the tail
+   call cannot be made) or whose check calls end their block.  */
+
+#include "sampler-plugin.h"
+
+#include "context.h"
+#include "tree-pass.h"
+#include "function.h"
+#include "basic-block.h"
+#include "cfg.h"
+#include "gimple.h"
+#include "gimple-iterator.h"
+#include "tree-cfg.h"
+#include "cgraph.h"
+#include "stringpool.h"
+#include "attribs.h"
+#include "tree-inline.h"
+#include "ssa.h"
+#include "gimplify.h"
+#include "hash-map.h"
+#include "tree-ssa.h"
+#include "tree-dfa.h"
+
+/* Marks a clone (and whatever IPA makes of it): not instrumented; its
+   value is the original function.  A name with a space, which no user
+   attribute can have.  */
+#define UNSAMPLED_ATTR "sampler unsampled"
+/* On an instrumented function: its clone.  */
+#define CLONE_ATTR "sampler clone"
+
+bool
+is_unsampled_clone (tree fndecl)
+{
+  return lookup_attribute (UNSAMPLED_ATTR, DECL_ATTRIBUTES (fndecl))
+	 != NULL_TREE;
+}
+
+/* Is STMT a call to a check function (the `sampled' attribute), which
+   runs only when sampled, so never in the unsampled clone?  */
+static bool
+check_call_p (gimple *stmt)
+{
+  tree fndecl = is_gimple_call (stmt) ? gimple_call_fndecl (stmt) : NULL;
+  return fndecl && (sampler_opts.schemes & SCHEME_CHECKS)
+	 && is_check_function (fndecl);
+}
+
+/* Does the current function call a builtin that would see the clone's
+   frame instead of its own, or a check function whose call ends its block
+   (EH edges), which the clone could not simply drop?  */
+static bool
+body_prevents_clone (void)
+{
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      {
+	gimple *stmt = gsi_stmt (gsi);
+	if (gimple_call_builtin_p (stmt, BUILT_IN_RETURN_ADDRESS)
+	    || gimple_call_builtin_p (stmt, BUILT_IN_FRAME_ADDRESS)
+	    || gimple_call_builtin_p (stmt, BUILT_IN_APPLY_ARGS)
+	    || gimple_call_builtin_p (stmt, BUILT_IN_VA_ARG_PACK)
+	    || gimple_call_builtin_p (stmt, BUILT_IN_VA_ARG_PACK_LEN)
+	    || (check_call_p (stmt) && stmt_ends_bb_p (stmt)))
+	  return true;
+      }
+  return false;
+}
+
+static bool
+can_have_unsampled_clone (cgraph_node *node,
+			  hash_set<tree> &nesting_parents)
+{
+  tree decl = node->decl;
+  tree attrs = DECL_ATTRIBUTES (decl);
+  if (!node->definition || node->alias || node->thunk || DECL_EXTERNAL (decl)
+      || stdarg_p (TREE_TYPE (decl)) || DECL_STATIC_CHAIN (decl)
+      || nesting_parents.contains (decl)
+      || (DECL_CONTEXT (decl)
+	  && TREE_CODE (DECL_CONTEXT (decl)) == FUNCTION_DECL)
+      || lookup_attribute ("naked", attrs)
+      || lookup_attribute ("interrupt", attrs)
+      || lookup_attribute ("target_clones", attrs)
+      || !tree_versionable_function_p (decl))
+    return false;
+  tree type = TREE_TYPE (TREE_TYPE (decl));
+  if (!VOID_TYPE_P (type) && !is_gimple_reg_type (type))
+    return false;
+  push_cfun (DECL_STRUCT_FUNCTION (decl));
+  bool own_frame = body_prevents_clone ();
+  pop_cfun ();
+  return !own_frame;
+}
+
+/* Every clone made, by its original.  Lives through the first pass only:
+   GCC's collector does not run inside a pass.  */
+static hash_map<tree, tree> *clones;
+
+void
+create_unsampled_clones (void)
+{
+  if (!sampler_opts.unsampled)
+    return;
+  hash_set<tree> nesting_parents;
+  cgraph_node *node;
+  FOR_EACH_FUNCTION (node)
+    if (DECL_CONTEXT (node->decl)
+	&& TREE_CODE (DECL_CONTEXT (node->decl)) == FUNCTION_DECL)
+      nesting_parents.add (DECL_CONTEXT (node->decl));
+
+  auto_vec<cgraph_node *> originals;
+  FOR_EACH_FUNCTION_WITH_GIMPLE_BODY (node)
+    {
+      function *fn = DECL_STRUCT_FUNCTION (node->decl);
+      if (fn && fn->cfg && function_selected (node->decl)
+	  && can_have_unsampled_clone (node, nesting_parents))
+	originals.safe_push (node);
+    }
+  clones = new hash_map<tree, tree>;
+  for (cgraph_node *original : originals)
+    {
+      cgraph_node *clone
+	= original->create_version_clone_with_body (vNULL, NULL, NULL, NULL,
+						    NULL, "unsampled");
+      if (!clone)
+	continue;
+      tree decl = clone->decl;
+      DECL_ATTRIBUTES (decl)
+	= tree_cons (get_identifier (UNSAMPLED_ATTR),
+		     build_tree_list (NULL_TREE, original->decl),
+		     remove_attribute ("used", copy_list (DECL_ATTRIBUTES
+							  (decl))));
+      DECL_PRESERVE_P (decl) = 0;
+      clones->put (original->decl, decl);
+    }
+
+  /* Direct calls in the clones go to the clones, where the callee is the
+     definition that runs (not one the linker or loader may replace).
+     Calls to check functions go: they run only when sampled (their
+     result reads as zero, as when an instrumented call is skipped).  */
+  for (auto entry : *clones)
+    {
+      push_cfun (DECL_STRUCT_FUNCTION (entry.second));
+      basic_block bb;
+      FOR_EACH_BB_FN (bb, cfun)
+	for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	     gsi_next (&gsi))
+	  {
+	    if (check_call_p (gsi_stmt (gsi)))
+	      {
+		tree lhs = gimple_call_lhs (gsi_stmt (gsi));
+		gimple *skipped
+		  = lhs ? gimple_build_assign (lhs,
+					       build_zero_cst (TREE_TYPE (lhs)))
+			: gimple_build_nop ();
+		gimple_set_location (skipped, gimple_location (gsi_stmt (gsi)));
+		gsi_replace (&gsi, skipped, false);
+		continue;
+	      }
+	    gcall *call = dyn_cast<gcall *> (gsi_stmt (gsi));
+	    tree callee = call ? gimple_call_fndecl (call) : NULL_TREE;
+	    if (!callee)
+	      continue;
+	    tree *clone = clones->get (callee);
+	    cgraph_node *node = cgraph_node::get (callee);
+	    if (clone && node && node->get_availability () > AVAIL_INTERPOSABLE)
+	      {
+		gimple_call_set_fndecl (call, *clone);
+		update_stmt (call);
+	      }
+	  }
+      cgraph_edge::rebuild_edges ();
+      pop_cfun ();
+    }
+}
+
+/* Does the current function have a site marker?  */
+static bool
+has_sites (void)
+{
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      if (is_site_marker (gsi_stmt (gsi)))
+	return true;
+  return false;
+}
+
+void
+insert_unsampled_dispatches (void)
+{
+  if (!clones)
+    return;
+  for (auto entry : *clones)
+    {
+      push_cfun (DECL_STRUCT_FUNCTION (entry.first));
+      cgraph_node *clone = cgraph_node::get (entry.second);
+      if (has_sites ())
+	{
+	  /* Nothing calls it yet: the transformation adds the call.  Kept
+	     until then, as if called from outside, so that IPA neither
+	     removes it, nor changes its parameters, nor (finding no
+	     callers) optimises it for size.  A statement referring to it
+	     would weigh in the inliners' estimates (one instruction for an
+	     asm statement: enough to change their decisions).  */
+	  clone->force_output = true;
+	  clone->local = false;
+	  DECL_ATTRIBUTES (entry.first)
+	    = tree_cons (get_identifier (CLONE_ATTR),
+			 build_tree_list (NULL_TREE, entry.second),
+			 DECL_ATTRIBUTES (entry.first));
+	}
+      pop_cfun ();
+    }
+  delete clones;
+  clones = NULL;
+}
+
+void
+release_unneeded_clones (void *, void *)
+{
+  /* First the functions that are gone but not yet removed.  */
+  symtab->remove_unreachable_nodes (NULL);
+  bool released = false;
+  cgraph_node *node;
+  FOR_EACH_FUNCTION (node)
+    {
+      if (!node->force_output || !is_unsampled_clone (node->decl))
+	continue;
+      tree original = TREE_VALUE (TREE_VALUE (lookup_attribute
+					       (UNSAMPLED_ATTR,
+						DECL_ATTRIBUTES (node->decl))));
+      cgraph_node *user = cgraph_node::get (original);
+      /* Its function was inlined everywhere, or removed: nothing will
+	 dispatch to it, and it stays only if the other clones call it.  */
+      if (!user || !user->definition || user->inlined_to)
+	{
+	  node->force_output = false;
+	  released = true;
+	}
+    }
+  if (released)
+    symtab->remove_unreachable_nodes (NULL);
+}
+
+/* The transformation's side.  */
+
+bool
+take_entry_dispatch (tree *fn)
+{
+  tree attr = lookup_attribute (CLONE_ATTR,
+				DECL_ATTRIBUTES (current_function_decl));
+  if (!attr)
+    return false;
+  tree clone = TREE_VALUE (TREE_VALUE (attr));
+  cgraph_node *node = cgraph_node::get (clone);
+  if (!node || !node->definition)
+    return false;
+  /* A copy IPA made of the function (constant propagation, SRA) has a
+     type of its own, with other parameters than the clone's.  The clone's
+     parameters themselves may be gone: it may have been compiled.  */
+  if (TREE_TYPE (clone) != TREE_TYPE (current_function_decl))
+    return false;
+  *fn = clone;
+  return true;
+}
+
+void
+build_dispatch (basic_block bb, tree fn, location_t loc)
+{
+  gimple_stmt_iterator gsi = gsi_last_bb (bb);
+  auto_vec<tree> args;
+  for (tree parm = DECL_ARGUMENTS (current_function_decl); parm;
+       parm = DECL_CHAIN (parm))
+    if (!is_gimple_reg_type (TREE_TYPE (parm)))
+      args.safe_push (parm);
+    else
+      {
+	tree value;
+	if (is_gimple_reg (parm))
+	  value = get_or_create_ssa_default_def (cfun, parm);
+	else
+	  {
+	    /* Memory nothing has written yet: this is the entry.  */
+	    value = make_ssa_name (TREE_TYPE (parm));
+	    gimple *load = gimple_build_assign (value, parm);
+	    gimple_set_location (load, loc);
+	    gsi_insert_after (&gsi, load, GSI_NEW_STMT);
+	  }
+	/* As callers pass it: promoted, for a function without a
+	   prototype.  */
+	tree passed = DECL_ARG_TYPE (parm);
+	if (!useless_type_conversion_p (passed, TREE_TYPE (value)))
+	  {
+	    tree copy = make_ssa_name (passed);
+	    gimple *convert = gimple_build_assign (copy, NOP_EXPR, value);
+	    gimple_set_location (convert, loc);
+	    gsi_insert_after (&gsi, convert, GSI_NEW_STMT);
+	    value = copy;
+	  }
+	args.safe_push (value);
+      }
+  gcall *call = gimple_build_call_vec (fn, args);
+  gimple_set_location (call, loc);
+  gimple_call_set_tail (call, true);
+  tree result = NULL_TREE;
+  if (!VOID_TYPE_P (TREE_TYPE (TREE_TYPE (current_function_decl))))
+    {
+      result = make_ssa_name (TREE_TYPE (TREE_TYPE (fn)), call);
+      gimple_call_set_lhs (call, result);
+    }
+  gsi_insert_after (&gsi, call, GSI_NEW_STMT);
+  greturn *ret = gimple_build_return (result);
+  gimple_set_location (ret, loc);
+  gsi_insert_after (&gsi, ret, GSI_NEW_STMT);
+  make_edge (bb, EXIT_BLOCK_PTR_FOR_FN (cfun), 0);
+}

@@ -1,0 +1,61 @@
+/* Instrumented functions reached in every way a run enters them: a direct
+   call from main, a call through a pointer, another unit's function, a
+   thread's start routine, a check function's call.  With sampling off
+   each must run its unsampled clone (the probe's caller says which copy
+   ran), and the check function must not run.  A function with variable
+   arguments has no clone: it runs first, instrumented, and the others
+   must still find their clones after it.  */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+void probe(const char *what);
+int expensive_check(int) __attribute__((sampled));
+extern int checks_run;
+int other_unit(int x);
+
+__attribute__((noinline)) int direct(int x)
+{
+    probe("direct");
+    return x > 2 ? x - 1 : x + 1;
+}
+
+__attribute__((noinline)) int by_pointer(int x)
+{
+    probe("pointer");
+    return x > 3 ? x : -x;
+}
+
+static void *thread_main(void *arg)
+{
+    probe("thread");
+    return *(int *)arg > 0 ? arg : NULL;
+}
+
+int (*volatile function_pointer)(int) = by_pointer;
+
+__attribute__((noinline)) int sum(int n, ...)
+{
+    va_list args;
+    int total = 0;
+    va_start(args, n);
+    for (int i = 0; i < n; i++) {
+        int x = va_arg(args, int);
+        total += x > 0 ? x : -x;
+    }
+    va_end(args);
+    return total;
+}
+
+int main(void)
+{
+    int total = sum(3, 1, -2, 3) - 6;
+    total += direct(5) + function_pointer(7) + other_unit(3);
+    total += expensive_check(total);
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, thread_main, &total) != 0
+        || pthread_join(thread, NULL) != 0)
+        return 1;
+    printf("total %d checks %d\n", total, checks_run);
+    return 0;
+}
