@@ -203,7 +203,8 @@ int main(int argc, char **argv)
     if (argc == 2 && strcmp(argv[1], "quiet") == 0)
         return 0;
     if (argc == 2 && strcmp(argv[1], "sparsity") == 0) {
-        printf("sparsity %ld countdown %ld\n", sampler_sparsity(), SAMPLER_COUNTDOWN);
+        printf("sparsity %ld countdown %ld off %d\n", sampler_sparsity(), SAMPLER_COUNTDOWN,
+               __sampler_off);
         return 0;
     }
     if (argc == 3 && (strcmp(argv[1], "threads") == 0 || strcmp(argv[1], "created") == 0)
