@@ -1413,8 +1413,9 @@ count_padding (basic_block bb, int pad, location_t loc)
 		      loc);
 }
 
-/* Ends the empty block BB with `if (__sampler_off) goto TO_CLONE' and
-   returns the new block it goes to otherwise.  */
+/* Ends the empty block BB with `if (__sampler_off) goto TO_CLONE' (or
+   where sampling off goes instead) and returns the new block it goes to
+   otherwise.  */
 static basic_block
 go_to_clone_if_off (basic_block bb, basic_block to_clone, location_t loc)
 {
@@ -1460,6 +1461,18 @@ build_slow_entry (basic_block check, basic_block dest, basic_block dest_slow,
       build_dispatch (to_clone, dispatch->dispatch_fn, loc);
       /* Off already?  */
       start = go_to_clone_if_off (start, to_clone, loc);
+    }
+  else if (sampler_opts.unsampled)
+    {
+      /* No clone to go to: with sampling off, the countdown that takes
+	 every check's fast path, until the function returns (see
+	 zero_countdown_on_return); no call to start the thread.  */
+      basic_block off = slow_block (dest_slow, count);
+      append (off, gimple_build_assign (countdown_ref (),
+					long_cst (SAMPLER_COUNTDOWN_OFF)),
+	      loc);
+      make_single_succ_edge (off, join, EDGE_FALLTHRU);
+      start = go_to_clone_if_off (start, off, loc);
     }
   tree first = make_ssa_name (long_integer_type_node);
   append (start, build_preserving_call (thread_start_fn, vNULL, first), loc);

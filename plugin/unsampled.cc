@@ -29,8 +29,7 @@
 
    Not cloned: functions with variable arguments (they cannot be
    forwarded), nested functions and their parents, naked and interrupt
-   functions, functions
-   returning aggregates, and functions that look at their own frame
+   functions, and functions that look at their own frame
    (__builtin_return_address: the clone runs a frame deeper when the tail
    call cannot be made) or whose check calls end their block.  */
 
@@ -117,8 +116,8 @@ can_have_unsampled_clone (cgraph_node *node,
       || lookup_attribute ("target_clones", attrs)
       || !tree_versionable_function_p (decl))
     return false;
-  tree type = TREE_TYPE (TREE_TYPE (decl));
-  if (!VOID_TYPE_P (type) && !is_gimple_reg_type (type))
+  tree result = DECL_RESULT (decl);
+  if (result && DECL_BY_REFERENCE (result))
     return false;
   push_cfun (DECL_STRUCT_FUNCTION (decl));
   bool own_frame = body_prevents_clone ();
@@ -291,10 +290,14 @@ take_entry_dispatch (tree *fn)
   cgraph_node *node = cgraph_node::get (clone);
   if (!node || !node->definition)
     return false;
-  /* A copy IPA made of the function (constant propagation, SRA) has a
-     type of its own, with other parameters than the clone's.  The clone's
-     parameters themselves may be gone: it may have been compiled.  */
-  if (TREE_TYPE (clone) != TREE_TYPE (current_function_decl))
+  /* Only the function itself: a copy IPA made of it (constant
+     propagation, SRA, or the part that ipa-split moved out of it, which
+     starts in the middle) is called only from within the unit, where the
+     callers' clones call the clone.  */
+  tree original = TREE_VALUE (TREE_VALUE (lookup_attribute
+					   (UNSAMPLED_ATTR,
+					    DECL_ATTRIBUTES (clone))));
+  if (original != current_function_decl)
     return false;
   *fn = clone;
   return true;
@@ -337,11 +340,20 @@ build_dispatch (basic_block bb, tree fn, location_t loc)
       }
   gcall *call = gimple_build_call_vec (fn, args);
   gimple_set_location (call, loc);
-  gimple_call_set_tail (call, true);
   tree result = NULL_TREE;
-  if (!VOID_TYPE_P (TREE_TYPE (TREE_TYPE (current_function_decl))))
+  tree type = TREE_TYPE (TREE_TYPE (current_function_decl));
+  if (VOID_TYPE_P (type))
+    gimple_call_set_tail (call, true);
+  else if (is_gimple_reg_type (type))
     {
-      result = make_ssa_name (TREE_TYPE (TREE_TYPE (fn)), call);
+      result = make_ssa_name (type, call);
+      gimple_call_set_lhs (call, result);
+      gimple_call_set_tail (call, true);
+    }
+  else
+    {
+      /* An aggregate: into the function's own result, returned.  */
+      result = DECL_RESULT (current_function_decl);
       gimple_call_set_lhs (call, result);
     }
   gsi_insert_after (&gsi, call, GSI_NEW_STMT);

@@ -34,6 +34,28 @@ static void *thread_main(void *arg)
 
 int (*volatile function_pointer)(int) = by_pointer;
 
+/* Aggregates come back through the clone too: in registers, and in
+   memory.  */
+struct pair { long a, b; };
+struct big { long v[6]; };
+
+__attribute__((noinline)) struct pair make_pair(int x)
+{
+    probe("pair");
+    struct pair p = { x > 1 ? x : -x, 2 * x };
+    return p;
+}
+
+__attribute__((noinline)) struct big make_big(int x)
+{
+    probe("big");
+    struct big b = { { x, x + 1, x + 2, x + 3, x + 4, x > 4 ? x : 0 } };
+    return b;
+}
+
+struct pair (*volatile pair_pointer)(int) = make_pair;
+struct big (*volatile big_pointer)(int) = make_big;
+
 __attribute__((noinline)) int sum(int n, ...)
 {
     va_list args;
@@ -51,6 +73,9 @@ int main(void)
 {
     int total = sum(3, 1, -2, 3) - 6;
     total += direct(5) + function_pointer(7) + other_unit(3);
+    struct pair p = pair_pointer(2);
+    struct big b = big_pointer(5);
+    total += (int)(p.a + p.b + b.v[0] + b.v[5]) - 16;
     total += expensive_check(total);
     pthread_t thread;
     if (pthread_create(&thread, NULL, thread_main, &total) != 0
