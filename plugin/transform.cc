@@ -1245,6 +1245,8 @@ remove_marker (gimple *stmt, bitmap dead)
     release_ssa_name (marker_taken (stmt));
 }
 
+static basic_block slow_block (basic_block dest, profile_count count);
+
 /* In a slow copy, or in a function that is not cloned, replaces the marker
    STMT, standing for K sites, by
    `countdown -= K; if (countdown <= 0) countdown = SAMPLE (...)', where
@@ -1284,11 +1286,35 @@ make_slow_site (function_state *st, gimple *stmt)
   gsi = gsi_for_stmt (stmt);
   gsi_remove (&gsi, true);
 
+  /* A function that is not cloned, with sampling off, in a thread whose
+     countdown stays zero for the unsampled clones: the visit is not
+     sampled, and the countdown stays zero (lua runs its whole program
+     inside the setjmp of luaD_rawrunprotected, whose first visit would
+     otherwise have started the thread, and every function called from
+     there would have run instrumented).  */
+  edge not_run = NULL;
+  if (st->fallback_reason && sampler_opts.unsampled)
+    {
+      basic_block check_off = split_edge (find_edge (test, site));
+      basic_block reset = slow_block (after, slow_count ());
+      append (reset, gimple_build_assign (countdown_ref (), long_cst (0)),
+	      loc);
+      not_run = make_single_succ_edge (reset, after, EDGE_FALLTHRU);
+      tree off = make_ssa_name (integer_type_node);
+      append (check_off, gimple_build_assign (off,
+					      unshare_expr (sampling_off)),
+	      loc);
+      end_with_condition (check_off, NE_EXPR, off, integer_zero_node, reset,
+			  site, loc);
+    }
+
   if (is_taken_marker (stmt))
     {
       gphi *phi = create_phi_node (marker_taken (stmt), after);
       add_phi_arg (phi, boolean_true_node, single_succ_edge (site), loc);
       add_phi_arg (phi, boolean_false_node, find_edge (test, after), loc);
+      if (not_run)
+	add_phi_arg (phi, boolean_false_node, not_run, loc);
     }
   return after;
 }

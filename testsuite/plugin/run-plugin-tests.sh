@@ -179,7 +179,8 @@ fi
 # unsampled clone: a direct call from main, a call through a pointer,
 # another unit's function, functions returning aggregates (through a
 # pointer), a thread's start routine, after a function with variable
-# arguments (which has no clone) ran.  The plain probe
+# arguments (which has no clone) ran, and through a pointer from a
+# function that calls setjmp, entered instrumented (it is not cloned).  The plain probe
 # prints its return address, which addr2line names; a check function's
 # call must not run.  Sampling at 1 runs the instrumented functions; with
 # unsampled=0 there is no clone.
@@ -209,11 +210,11 @@ for unsampled in 1 0; do
             got=$(SAMPLER_SPARSITY=$sparsity copies_ran)
         fi
         if [ $unsampled = 1 ] && [ $sparsity != 1 ]; then
-            want="direct direct.unsampled.0 pointer by_pointer.unsampled.0 other other_unit.unsampled.0 pair make_pair.unsampled.0 big make_big.unsampled.0 thread thread_main.unsampled.0 total 17 checks 0 "
+            want="direct direct.unsampled.0 pointer by_pointer.unsampled.0 other other_unit.unsampled.0 protected in_protected.unsampled.0 pair make_pair.unsampled.0 big make_big.unsampled.0 thread thread_main.unsampled.0 total 17 checks 0 "
         elif [ $sparsity = 1 ]; then
-            want="direct direct pointer by_pointer other other_unit pair make_pair big make_big thread thread_main total 34 checks 1 "
+            want="direct direct pointer by_pointer other other_unit protected in_protected pair make_pair big make_big thread thread_main total 34 checks 1 "
         else
-            want="direct direct pointer by_pointer other other_unit pair make_pair big make_big thread thread_main total 17 checks 0 "
+            want="direct direct pointer by_pointer other other_unit protected in_protected pair make_pair big make_big thread thread_main total 17 checks 0 "
         fi
         if [ "$got" = "$want" ]; then
             pass "unsampled=$unsampled, sparsity $sparsity: the right copies ran"

@@ -6,6 +6,7 @@
    arguments has no clone: it runs first, instrumented, and the others
    must still find their clones after it.  */
 #include <pthread.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -33,6 +34,24 @@ static void *thread_main(void *arg)
 }
 
 int (*volatile function_pointer)(int) = by_pointer;
+
+/* Not cloned (it calls setjmp), and calls an instrumented function through
+   a pointer: as lua runs its whole program inside its protected call.  */
+static jmp_buf on_error;
+__attribute__((noinline)) int protected_call(int (*volatile f)(int), int x)
+{
+    if (setjmp(on_error) != 0)
+        return -1;
+    return x > 0 ? f(x) : 0;
+}
+
+__attribute__((noinline)) int in_protected(int x)
+{
+    probe("protected");
+    return x > 2 ? x : -x;
+}
+
+int (*volatile protected_pointer)(int (*)(int), int) = protected_call;
 
 /* Aggregates come back through the clone too: in registers, and in
    memory.  */
@@ -73,6 +92,7 @@ int main(void)
 {
     int total = sum(3, 1, -2, 3) - 6;
     total += direct(5) + function_pointer(7) + other_unit(3);
+    total += protected_pointer(in_protected, 3) - 3;
     struct pair p = pair_pointer(2);
     struct big b = big_pointer(5);
     total += (int)(p.a + p.b + b.v[0] + b.v[5]) - 16;
