@@ -151,7 +151,7 @@ CHECK_CSMITH_N := 5
 check-csmith: all
 	testsuite/csmith/run-csmith.sh $(abspath $(B)) --count $(N)
 
-# What CI runs: every execute and ieee test at -O2 (sparsities 1 and 100),
+# What CI runs: every execute and ieee test at -O2 (sparsities 0, 1 and 100),
 # every 25th at -O0 and -O3, every 10th compile test.
 TORTURE := testsuite/torture/run-torture.sh $(abspath $(B))
 check-torture-ci: all
