@@ -426,6 +426,14 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
 		     define_sampler_macro, NULL);
   if (!parse_arguments (info))
     return 0;
+  /* With -flto the transformation would run again in lto1, on functions
+     whose unit (sites, counters) this compilation has already emitted.  */
+  if (flag_lto)
+    {
+      error ("sampler: %<-flto%> is not supported: each unit is "
+	     "instrumented when it is compiled; build without %<-flto%>");
+      return 0;
+    }
   register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
 		     (void *) transform_gc_roots);
   register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
