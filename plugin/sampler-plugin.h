@@ -186,12 +186,13 @@ opt_pass *make_versioning_pass (gcc::context *ctxt);
    passes (PLUGIN_ALL_IPA_PASSES_END), the clones of functions that are
    gone are kept no longer.  */
 void create_unsampled_clones (void);
-void insert_unsampled_dispatches (void);
+void keep_unsampled_clones (void);
 void release_unneeded_clones (void *, void *);
 bool is_unsampled_clone (tree fndecl);
-/* In the transformation: true, with the current function's clone in *FN,
-   when the clone is still there and takes the function's parameters.  */
-bool take_entry_dispatch (tree *fn);
+/* In the transformation: the current function's clone, if it is still
+   there and the function is the one it was cloned from (not a copy IPA
+   made of it); else NULL.  */
+tree unsampled_clone_to_call (void);
 /* Ends the empty block BB, at the function's entry, with `return FN (the
    parameters)', a tail call.  */
 void build_dispatch (basic_block bb, tree fn, location_t loc);

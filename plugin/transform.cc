@@ -1247,6 +1247,27 @@ remove_marker (gimple *stmt, bitmap dead)
 
 static basic_block slow_block (basic_block dest, profile_count count);
 
+/* Ends BB, which has one successor, with `if (__sampler_off) goto OFF'.  */
+static void
+end_with_off_test (basic_block bb, basic_block off, location_t loc)
+{
+  tree flag = make_ssa_name (integer_type_node);
+  append (bb, gimple_build_assign (flag, unshare_expr (sampling_off)), loc);
+  end_with_condition (bb, NE_EXPR, flag, integer_zero_node, off,
+		      single_succ (bb), loc);
+}
+
+/* Ends the empty block BB with `if (__sampler_off) goto OFF' and returns
+   the new block it goes to otherwise.  */
+static basic_block
+go_to_if_off (basic_block bb, basic_block off, location_t loc)
+{
+  basic_block on = slow_block (off, bb->count);
+  make_single_succ_edge (bb, on, EDGE_FALLTHRU);
+  end_with_off_test (bb, off, loc);
+  return on;
+}
+
 /* In a slow copy, or in a function that is not cloned, replaces the marker
    STMT, standing for K sites, by
    `countdown -= K; if (countdown <= 0) countdown = SAMPLE (...)', where
@@ -1300,12 +1321,7 @@ make_slow_site (function_state *st, gimple *stmt)
       append (reset, gimple_build_assign (countdown_ref (), long_cst (0)),
 	      loc);
       not_run = make_single_succ_edge (reset, after, EDGE_FALLTHRU);
-      tree off = make_ssa_name (integer_type_node);
-      append (check_off, gimple_build_assign (off,
-					      unshare_expr (sampling_off)),
-	      loc);
-      end_with_condition (check_off, NE_EXPR, off, integer_zero_node, reset,
-			  site, loc);
+      end_with_off_test (check_off, reset, loc);
     }
 
   if (is_taken_marker (stmt))
@@ -1439,21 +1455,6 @@ count_padding (basic_block bb, int pad, location_t loc)
 		      loc);
 }
 
-/* Ends the empty block BB with `if (__sampler_off) goto TO_CLONE' (or
-   where sampling off goes instead) and returns the new block it goes to
-   otherwise.  */
-static basic_block
-go_to_clone_if_off (basic_block bb, basic_block to_clone, location_t loc)
-{
-  basic_block on = slow_block (to_clone, bb->count);
-  tree off = make_ssa_name (integer_type_node);
-  append (bb, gimple_build_assign (off, unshare_expr (sampling_off)), loc);
-  make_single_succ_edge (bb, on, EDGE_FALLTHRU);
-  end_with_condition (bb, NE_EXPR, off, integer_zero_node, to_clone, on,
-		      loc);
-  return on;
-}
-
 /* The way into the slow copy DEST_SLOW of DEST from a check block CHECK
    that has taken BUDGET (less any refund) from the thread's countdown and
    borrowed or left zero: `countdown += BUDGET', the countdown as it was
@@ -1486,7 +1487,7 @@ build_slow_entry (basic_block check, basic_block dest, basic_block dest_slow,
       to_clone = slow_block (dest_slow, count);
       build_dispatch (to_clone, dispatch->dispatch_fn, loc);
       /* Off already?  */
-      start = go_to_clone_if_off (start, to_clone, loc);
+      start = go_to_if_off (start, to_clone, loc);
     }
   else if (sampler_opts.unsampled)
     {
@@ -1498,14 +1499,14 @@ build_slow_entry (basic_block check, basic_block dest, basic_block dest_slow,
 					long_cst (SAMPLER_COUNTDOWN_OFF)),
 	      loc);
       make_single_succ_edge (off, join, EDGE_FALLTHRU);
-      start = go_to_clone_if_off (start, off, loc);
+      start = go_to_if_off (start, off, loc);
     }
   tree first = make_ssa_name (long_integer_type_node);
   append (start, build_preserving_call (thread_start_fn, vNULL, first), loc);
   SSA_NAME_DEF_STMT (first) = last_stmt (start);
   /* Off since the start, which configured the process?  */
   if (dispatch)
-    start = go_to_clone_if_off (start, to_clone, loc);
+    start = go_to_if_off (start, to_clone, loc);
   append (start, gimple_build_assign (countdown_ref (), first), loc);
   make_single_succ_edge (start, join, EDGE_FALLTHRU);
   make_single_succ_edge (entry, join, EDGE_FALLTHRU);
@@ -1686,7 +1687,7 @@ clone_and_wire (function_state *st)
       /* Only an entry check that weighs nothing has no slow copy ahead:
 	 after the start it goes on in the fast copy.  */
       gcc_assert (slow || (w.dispatch && w.budget == 0));
-      basic_block dest_slow[1] = { slow ? *slow : w.dest };
+      basic_block dest_slow = slow ? *slow : w.dest;
       /* The slow copy's way to the check first: its edge to the fast
 	 check block gets the edge's padding and a check of its own, which
 	 takes the whole budget (the slow copy made no visit it would give
@@ -1704,9 +1705,9 @@ clone_and_wire (function_state *st)
 	  redirect_edge_var_map_clear (redirected);
 	  if (w.pad > 0)
 	    count_padding (end, w.pad, w.loc);
-	  build_check (check, w.dest, *dest_slow, w.budget, w.budget, w.loc);
+	  build_check (check, w.dest, dest_slow, w.budget, w.budget, w.loc);
 	}
-      build_check (w.check, w.dest, *dest_slow, w.budget,
+      build_check (w.check, w.dest, dest_slow, w.budget,
 		   w.budget - w.refund, w.loc, w.dispatch ? st : NULL);
     }
 
@@ -1788,14 +1789,10 @@ zero_countdown_on_return (void)
       basic_block rest = e->dest;
       location_t loc = gimple_location (ret);
       basic_block reset = slow_block (rest, profile_count::zero ());
-      tree off = make_ssa_name (integer_type_node);
-      append (test, gimple_build_assign (off, unshare_expr (sampling_off)),
-	      loc);
       append (reset, gimple_build_assign (countdown_ref (), long_cst (0)),
 	      loc);
       make_single_succ_edge (reset, rest, EDGE_FALLTHRU);
-      end_with_condition (test, NE_EXPR, off, integer_zero_node, reset, rest,
-			  loc);
+      end_with_off_test (test, reset, loc);
     }
 }
 
@@ -1852,8 +1849,6 @@ transform_function (void)
   st.values = NULL_TREE;
   st.n_sites = 0;
   st.dispatch_fn = NULL_TREE;
-  tree dispatch_fn;
-  bool dispatch = take_entry_dispatch (&dispatch_fn);
   unsigned most_values = 0;
   basic_block bb;
   FOR_EACH_BB_FN (bb, cfun)
@@ -1876,8 +1871,7 @@ transform_function (void)
   st.fallback_reason = why_not_clonable ();
   if (!st.fallback_reason)
     {
-      if (dispatch)
-	st.dispatch_fn = dispatch_fn;
+      st.dispatch_fn = unsampled_clone_to_call ();
       isolate_region_ends (&st);
       isolate_goto_targets (&st);
       place_checks_and_weigh (&st);
@@ -1957,7 +1951,7 @@ public:
   {
     create_unsampled_clones ();
     discover_sites ();
-    insert_unsampled_dispatches ();
+    keep_unsampled_clones ();
     find_weighty_functions ();
     emit_unit ();
     return 0;

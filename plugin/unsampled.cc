@@ -16,7 +16,7 @@
    in a run with sampling off, costs the check and a test.
 
    Nothing calls the clone before the transformation builds that call
-   (take_entry_dispatch, build_dispatch): until then the clone is kept as
+   (unsampled_clone_to_call, build_dispatch): until then the clone is kept as
    if called from outside (force_output), so that IPA neither removes it
    nor changes its parameters, and after the IPA passes the clones of
    functions that are gone are let go (release_unneeded_clones).  A call
@@ -35,8 +35,6 @@
 
 #include "sampler-plugin.h"
 
-#include "context.h"
-#include "tree-pass.h"
 #include "function.h"
 #include "basic-block.h"
 #include "cfg.h"
@@ -48,10 +46,9 @@
 #include "attribs.h"
 #include "tree-inline.h"
 #include "ssa.h"
-#include "gimplify.h"
-#include "hash-map.h"
 #include "tree-ssa.h"
 #include "tree-dfa.h"
+#include "hash-map.h"
 
 /* Marks a clone (and whatever IPA makes of it): not instrumented; its
    value is the original function.  A name with a space, which no user
@@ -65,6 +62,14 @@ is_unsampled_clone (tree fndecl)
 {
   return lookup_attribute (UNSAMPLED_ATTR, DECL_ATTRIBUTES (fndecl))
 	 != NULL_TREE;
+}
+
+/* The function CLONE was cloned from.  */
+static tree
+original_of (tree clone)
+{
+  tree attr = lookup_attribute (UNSAMPLED_ATTR, DECL_ATTRIBUTES (clone));
+  return TREE_VALUE (TREE_VALUE (attr));
 }
 
 /* Is STMT a call to a check function (the `sampled' attribute), which
@@ -100,6 +105,8 @@ body_prevents_clone (void)
   return false;
 }
 
+/* Can NODE, to be instrumented, have a clone that its entry check calls
+   with its own arguments?  */
 static bool
 can_have_unsampled_clone (cgraph_node *node,
 			  hash_set<tree> &nesting_parents)
@@ -107,8 +114,7 @@ can_have_unsampled_clone (cgraph_node *node,
   tree decl = node->decl;
   tree attrs = DECL_ATTRIBUTES (decl);
   if (!node->definition || node->alias || node->thunk || DECL_EXTERNAL (decl)
-      || stdarg_p (TREE_TYPE (decl)) || DECL_STATIC_CHAIN (decl)
-      || nesting_parents.contains (decl)
+      || stdarg_p (TREE_TYPE (decl)) || nesting_parents.contains (decl)
       || (DECL_CONTEXT (decl)
 	  && TREE_CODE (DECL_CONTEXT (decl)) == FUNCTION_DECL)
       || lookup_attribute ("naked", attrs)
@@ -221,30 +227,30 @@ has_sites (void)
 }
 
 void
-insert_unsampled_dispatches (void)
+keep_unsampled_clones (void)
 {
   if (!clones)
     return;
   for (auto entry : *clones)
     {
       push_cfun (DECL_STRUCT_FUNCTION (entry.first));
-      cgraph_node *clone = cgraph_node::get (entry.second);
-      if (has_sites ())
-	{
-	  /* Nothing calls it yet: the transformation adds the call.  Kept
-	     until then, as if called from outside, so that IPA neither
-	     removes it, nor changes its parameters, nor (finding no
-	     callers) optimises it for size.  A statement referring to it
-	     would weigh in the inliners' estimates (one instruction for an
-	     asm statement: enough to change their decisions).  */
-	  clone->force_output = true;
-	  clone->local = false;
-	  DECL_ATTRIBUTES (entry.first)
-	    = tree_cons (get_identifier (CLONE_ATTR),
-			 build_tree_list (NULL_TREE, entry.second),
-			 DECL_ATTRIBUTES (entry.first));
-	}
+      bool instrumented = has_sites ();
       pop_cfun ();
+      if (!instrumented)
+	continue;
+      /* Nothing calls it yet: the transformation adds the call.  Kept
+	 until then, as if called from outside, so that IPA neither removes
+	 it, nor changes its parameters, nor (finding no callers) optimises
+	 it for size.  A statement referring to it would weigh in the
+	 inliners' estimates (one instruction for an asm statement: enough
+	 to change their decisions).  */
+      cgraph_node *clone = cgraph_node::get (entry.second);
+      clone->force_output = true;
+      clone->local = false;
+      DECL_ATTRIBUTES (entry.first)
+	= tree_cons (get_identifier (CLONE_ATTR),
+		     build_tree_list (NULL_TREE, entry.second),
+		     DECL_ATTRIBUTES (entry.first));
     }
   delete clones;
   clones = NULL;
@@ -261,10 +267,7 @@ release_unneeded_clones (void *, void *)
     {
       if (!node->force_output || !is_unsampled_clone (node->decl))
 	continue;
-      tree original = TREE_VALUE (TREE_VALUE (lookup_attribute
-					       (UNSAMPLED_ATTR,
-						DECL_ATTRIBUTES (node->decl))));
-      cgraph_node *user = cgraph_node::get (original);
+      cgraph_node *user = cgraph_node::get (original_of (node->decl));
       /* Its function was inlined everywhere, or removed: nothing will
 	 dispatch to it, and it stays only if the other clones call it.  */
       if (!user || !user->definition || user->inlined_to)
@@ -279,28 +282,23 @@ release_unneeded_clones (void *, void *)
 
 /* The transformation's side.  */
 
-bool
-take_entry_dispatch (tree *fn)
+tree
+unsampled_clone_to_call (void)
 {
   tree attr = lookup_attribute (CLONE_ATTR,
 				DECL_ATTRIBUTES (current_function_decl));
   if (!attr)
-    return false;
+    return NULL_TREE;
   tree clone = TREE_VALUE (TREE_VALUE (attr));
   cgraph_node *node = cgraph_node::get (clone);
-  if (!node || !node->definition)
-    return false;
   /* Only the function itself: a copy IPA made of it (constant
      propagation, SRA, or the part that ipa-split moved out of it, which
-     starts in the middle) is called only from within the unit, where the
-     callers' clones call the clone.  */
-  tree original = TREE_VALUE (TREE_VALUE (lookup_attribute
-					   (UNSAMPLED_ATTR,
-					    DECL_ATTRIBUTES (clone))));
-  if (original != current_function_decl)
-    return false;
-  *fn = clone;
-  return true;
+     starts in the middle) inherits the attribute, but is called only from
+     within the unit, where the callers' clones call the clone.  */
+  if (!node || !node->definition
+      || original_of (clone) != current_function_decl)
+    return NULL_TREE;
+  return clone;
 }
 
 void
