@@ -424,6 +424,8 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
 		     release_unneeded_clones, NULL);
   register_callback (info->base_name, PLUGIN_START_UNIT,
 		     define_sampler_macro, NULL);
+  register_callback (info->base_name, PLUGIN_FINISH_UNIT,
+		     emit_clone_fallbacks, NULL);
   if (!parse_arguments (info))
     return 0;
   /* With -flto the transformation would run again in lto1, on functions

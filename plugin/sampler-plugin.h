@@ -188,11 +188,18 @@ opt_pass *make_versioning_pass (gcc::context *ctxt);
 void create_unsampled_clones (void);
 void keep_unsampled_clones (void);
 void release_unneeded_clones (void *, void *);
+/* At the end of the unit (PLUGIN_FINISH_UNIT): the weak definitions of
+   other units' clones that the unit's code calls, each a jump to the
+   function itself, for the units without them.  */
+void emit_clone_fallbacks (void *, void *);
 bool is_unsampled_clone (tree fndecl);
 /* In the transformation: the current function's clone, if it is still
    there and the function is the one it was cloned from (not a copy IPA
    made of it); else NULL.  */
 tree unsampled_clone_to_call (void);
+/* In the transformation: may the current function run with sampling off?
+   Not if all its callers go to their clones then.  */
+bool may_run_with_sampling_off (void);
 /* Ends the empty block BB, at the function's entry, with `return FN (the
    parameters)', a tail call.  */
 void build_dispatch (basic_block bb, tree fn, location_t loc);

@@ -1878,7 +1878,8 @@ transform_function (void)
       auto_vec<gimple *> fast_sites;
       fast_sites.safe_splice (st.sites);
       clone_and_wire (&st);
-      if (sampler_opts.unsampled && !st.dispatch_fn)
+      if (sampler_opts.unsampled && !st.dispatch_fn
+	  && may_run_with_sampling_off ())
 	zero_countdown_on_return ();
       free_dominance_info (CDI_DOMINATORS);
       mark_virtual_operands_for_renaming (cfun);
@@ -1891,7 +1892,7 @@ transform_function (void)
   else
     {
       guard_without_cloning (&st);
-      if (sampler_opts.unsampled)
+      if (sampler_opts.unsampled && may_run_with_sampling_off ())
 	zero_countdown_on_return ();
       free_dominance_info (CDI_DOMINATORS);
       mark_virtual_operands_for_renaming (cfun);

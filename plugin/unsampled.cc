@@ -49,6 +49,9 @@
 #include "tree-ssa.h"
 #include "tree-dfa.h"
 #include "hash-map.h"
+#include "calls.h"
+#include "output.h"
+#include "diagnostic-core.h"
 
 /* Marks a clone (and whatever IPA makes of it): not instrumented; its
    value is the original function.  A name with a space, which no user
@@ -56,6 +59,9 @@
 #define UNSAMPLED_ATTR "sampler unsampled"
 /* On an instrumented function: its clone.  */
 #define CLONE_ATTR "sampler clone"
+/* On an instrumented function that never runs with sampling off (see
+   called_only_from_dispatching), and on IPA's copies of it.  */
+#define NOT_OFF_ATTR "sampler not off"
 
 bool
 is_unsampled_clone (tree fndecl)
@@ -135,6 +141,138 @@ can_have_unsampled_clone (cgraph_node *node,
    GCC's collector does not run inside a pass.  */
 static hash_map<tree, tree> *clones;
 
+/* Other units' clones.  A public function's clone is named after it,
+   NAME.unsampled.0, and is global and hidden where its unit can promise
+   that it is the function that runs (exportable_clone): the clones of
+   other units call it directly, instead of going through the instrumented
+   function's entry check, its slow entry and a test (gzip's send_bits and
+   jq's jv_free, at sparsity 0).  Each calling unit also defines the name
+   weakly, as a jump to the function itself, for callees whose unit has no
+   such clone (not built with the plugin, variable arguments, the
+   function not instrumented): the linker takes the clone where there is
+   one (emit_clone_fallbacks).  */
+
+/* The name of the clone of public function FN, or NULL if FN's name is
+   not the one the assembler sees (`asm' labels).  */
+static char *
+exported_clone_name (tree fn)
+{
+  const char *name = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fn));
+  if (name[0] == '*' || DECL_NAME (fn) == NULL_TREE
+      || strcmp (name, IDENTIFIER_POINTER (DECL_NAME (fn))) != 0)
+    return NULL;
+  return concat (name, ".unsampled.0", NULL);
+}
+
+/* May ORIGINAL's clone CLONE be called by that name from other units?
+   Only if ORIGINAL is the definition that runs: public, not weak, not
+   one the loader may replace (-fPIC), and the clone has the name.  */
+static bool
+exportable_clone (cgraph_node *original, tree clone)
+{
+  tree decl = original->decl;
+  if (!TREE_PUBLIC (decl) || DECL_WEAK (decl) || DECL_COMDAT (decl)
+      || original->get_availability () <= AVAIL_INTERPOSABLE)
+    return false;
+  char *name = exported_clone_name (decl);
+  bool same = name && strcmp (name, IDENTIFIER_POINTER
+				      (DECL_ASSEMBLER_NAME (clone))) == 0;
+  free (name);
+  return same;
+}
+
+/* Would a call to CALLEE, defined in another unit, go to CALLEE's clone
+   if it had one?  Not for the C library and other system headers' functions
+   (never instrumented: the jump would only cost), builtins, functions with
+   variable arguments (never cloned) or that return twice, nor aliases.  */
+static bool
+may_call_other_units_clone (tree callee)
+{
+  cgraph_node *node = cgraph_node::get (callee);
+  tree attrs = DECL_ATTRIBUTES (callee);
+  return node && !node->definition && !node->alias
+	 && TREE_PUBLIC (callee) && !DECL_WEAK (callee)
+	 && !fndecl_built_in_p (callee) && !DECL_IN_SYSTEM_HEADER (callee)
+	 && !stdarg_p (TREE_TYPE (callee))
+	 && !(flags_from_decl_or_type (callee) & ECF_RETURNS_TWICE)
+	 && !lookup_attribute ("weakref", attrs)
+	 && !lookup_attribute ("alias", attrs)
+	 && !lookup_attribute ("ifunc", attrs);
+}
+
+/* The callees of other units, by the declaration of their clones.  */
+static hash_map<tree, tree> *other_units_clones;
+
+/* The fallbacks this unit may need, by name, with the functions they go
+   to.  Written at the end of the unit, for the names its code refers to:
+   a call the optimisers removed must not leave a reference to its callee
+   (GCC's tests call an undefined link_error where they expect the call to
+   be optimised away).  */
+static vec<char *> fallback_names;
+static vec<char *> fallback_targets;
+
+void
+emit_clone_fallbacks (void *, void *)
+{
+  for (unsigned i = 0; i < fallback_names.length (); i++)
+    {
+      const char *name = fallback_names[i];
+      tree id = maybe_get_identifier (name);
+      if (!seen_error () && asm_out_file && id && TREE_SYMBOL_REFERENCED (id))
+	fprintf (asm_out_file,
+		 "\t.pushsection .text.%s,\"axG\",@progbits,%s,comdat\n"
+		 "\t.weak %s\n"
+		 "\t.hidden %s\n"
+		 "\t.type %s, @function\n"
+		 "%s:\n"
+		 "\t.cfi_startproc\n"
+		 "\tjmp %s\n"
+		 "\t.cfi_endproc\n"
+		 "\t.size %s, .-%s\n"
+		 "\t.popsection\n",
+		 name, name, name, name, name, name, fallback_targets[i], name,
+		 name);
+      free (fallback_names[i]);
+      free (fallback_targets[i]);
+    }
+  fallback_names.release ();
+  fallback_targets.release ();
+}
+
+/* The declaration of CALLEE's clone, defined in CALLEE's unit or by the
+   fallback here; NULL_TREE where calls go to CALLEE itself.  */
+static tree
+other_units_clone (tree callee)
+{
+  if (!may_call_other_units_clone (callee))
+    return NULL_TREE;
+  if (tree *known = other_units_clones->get (callee))
+    return *known;
+  char *name = exported_clone_name (callee);
+  if (!name)
+    return NULL_TREE;
+  tree decl = build_decl (DECL_SOURCE_LOCATION (callee), FUNCTION_DECL,
+			  get_identifier (name), TREE_TYPE (callee));
+  free (name);
+  TREE_PUBLIC (decl) = 1;
+  DECL_EXTERNAL (decl) = 1;
+  DECL_ARTIFICIAL (decl) = 1;
+  DECL_VISIBILITY (decl) = VISIBILITY_HIDDEN;
+  DECL_VISIBILITY_SPECIFIED (decl) = 1;
+  /* What the callers may assume of the function holds of its clone.  */
+  DECL_ATTRIBUTES (decl) = DECL_ATTRIBUTES (callee);
+  TREE_THIS_VOLATILE (decl) = TREE_THIS_VOLATILE (callee);
+  TREE_READONLY (decl) = TREE_READONLY (callee);
+  DECL_PURE_P (decl) = DECL_PURE_P (callee);
+  TREE_NOTHROW (decl) = TREE_NOTHROW (callee);
+  DECL_IS_MALLOC (decl) = DECL_IS_MALLOC (callee);
+  fallback_names.safe_push (xstrdup (IDENTIFIER_POINTER (DECL_NAME (decl))));
+  fallback_targets.safe_push
+    (xstrdup (IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (callee))));
+  other_units_clones->put (callee, decl);
+  return decl;
+}
+
 void
 create_unsampled_clones (void)
 {
@@ -156,6 +294,7 @@ create_unsampled_clones (void)
 	originals.safe_push (node);
     }
   clones = new hash_map<tree, tree>;
+  other_units_clones = new hash_map<tree, tree>;
   for (cgraph_node *original : originals)
     {
       cgraph_node *clone
@@ -202,15 +341,22 @@ create_unsampled_clones (void)
 	      continue;
 	    tree *clone = clones->get (callee);
 	    cgraph_node *node = cgraph_node::get (callee);
+	    tree target = NULL_TREE;
 	    if (clone && node && node->get_availability () > AVAIL_INTERPOSABLE)
+	      target = *clone;
+	    else if (!clone)
+	      target = other_units_clone (callee);
+	    if (target)
 	      {
-		gimple_call_set_fndecl (call, *clone);
+		gimple_call_set_fndecl (call, target);
 		update_stmt (call);
 	      }
 	  }
       cgraph_edge::rebuild_edges ();
       pop_cfun ();
     }
+  delete other_units_clones;
+  other_units_clones = NULL;
 }
 
 /* Does the current function have a site marker?  */
@@ -226,18 +372,50 @@ has_sites (void)
   return false;
 }
 
+/* Is ORIGINAL entered only by direct calls from functions in DISPATCHING
+   (instrumented, with clones)?  With sampling off those go to their
+   clones at entry, which call ORIGINAL's clone instead: ORIGINAL itself
+   then never runs with sampling off.  */
+static bool
+called_only_from_dispatching (cgraph_node *original,
+			      hash_set<tree> &dispatching)
+{
+  if (!original->local_p () || original->has_aliases_p ())
+    return false;
+  for (cgraph_edge *e = original->callers; e; e = e->next_caller)
+    if (!dispatching.contains (e->caller->decl))
+      return false;
+  return true;
+}
+
 void
 keep_unsampled_clones (void)
 {
   if (!clones)
     return;
+  hash_set<tree> dispatching;
   for (auto entry : *clones)
     {
       push_cfun (DECL_STRUCT_FUNCTION (entry.first));
-      bool instrumented = has_sites ();
+      if (has_sites ())
+	dispatching.add (entry.first);
       pop_cfun ();
-      if (!instrumented)
+    }
+  for (auto entry : *clones)
+    {
+      if (!dispatching.contains (entry.first))
 	continue;
+      cgraph_node *original = cgraph_node::get (entry.first);
+      if (called_only_from_dispatching (original, dispatching))
+	{
+	  /* Its clone is an ordinary local function, which IPA may inline,
+	     specialise for its callers (the other clones) or remove, so
+	     nothing else may call it: the function does not dispatch.  */
+	  DECL_ATTRIBUTES (entry.first)
+	    = tree_cons (get_identifier (NOT_OFF_ATTR), NULL_TREE,
+			 DECL_ATTRIBUTES (entry.first));
+	  continue;
+	}
       /* Nothing calls it yet: the transformation adds the call.  Kept
 	 until then, as if called from outside, so that IPA neither removes
 	 it, nor changes its parameters, nor (finding no callers) optimises
@@ -247,6 +425,13 @@ keep_unsampled_clones (void)
       cgraph_node *clone = cgraph_node::get (entry.second);
       clone->force_output = true;
       clone->local = false;
+      if (exportable_clone (original, entry.second))
+	{
+	  TREE_PUBLIC (entry.second) = 1;
+	  DECL_VISIBILITY (entry.second) = VISIBILITY_HIDDEN;
+	  DECL_VISIBILITY_SPECIFIED (entry.second) = 1;
+	  clone->externally_visible = true;
+	}
       DECL_ATTRIBUTES (entry.first)
 	= tree_cons (get_identifier (CLONE_ATTR),
 		     build_tree_list (NULL_TREE, entry.second),
@@ -299,6 +484,13 @@ unsampled_clone_to_call (void)
       || original_of (clone) != current_function_decl)
     return NULL_TREE;
   return clone;
+}
+
+bool
+may_run_with_sampling_off (void)
+{
+  return !lookup_attribute (NOT_OFF_ATTR,
+			    DECL_ATTRIBUTES (current_function_decl));
 }
 
 void

@@ -4,7 +4,9 @@
    each must run its unsampled clone (the probe's caller says which copy
    ran), and the check function must not run.  A function with variable
    arguments has no clone: it runs first, instrumented, and the others
-   must still find their clones after it.  */
+   must still find their clones after it.  Static functions called only
+   from instrumented functions have no way in with sampling off but from
+   the clones.  */
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -34,6 +36,53 @@ static void *thread_main(void *arg)
 }
 
 int (*volatile function_pointer)(int) = by_pointer;
+
+/* Static and called only from instrumented functions, which go to their
+   clones with sampling off: only the clone runs then, and it is an
+   ordinary local function, inlined where the plain build inlines it.  */
+static __attribute__((noinline)) int helper(int x)
+{
+    probe("helper");
+    return x > 1 ? 0 : 1;
+}
+
+__attribute__((noinline)) int direct_with_helper(int x)
+{
+    return helper(x) + (x > 9);
+}
+
+/* Too big for any inlining but of a static function called once.  */
+static volatile int sink;
+static int once(int x)
+{
+    probe("once");
+    for (int i = 0; i < x; i++) {
+        sink += i * 3;
+        sink ^= i;
+        sink += x * i;
+        sink -= i >> 1;
+        sink += i * 7;
+        sink ^= x;
+        sink += i * 11;
+        sink -= x >> 2;
+    }
+    return x > 4 ? 0 : 2;
+}
+
+/* Static, but called from a function without sites, which has nothing to
+   dispatch with: it must go to its clone itself.  */
+static __attribute__((noinline)) int from_plain(int x)
+{
+    probe("from_plain");
+    return x > 2 ? 0 : 3;
+}
+
+__attribute__((noinline)) int without_sites(int x)
+{
+    return from_plain(x);
+}
+
+int (*volatile without_sites_pointer)(int) = without_sites;
 
 /* Not cloned (it calls setjmp), and calls an instrumented function through
    a pointer: as lua runs its whole program inside its protected call.  */
@@ -96,6 +145,7 @@ int main(void)
     struct pair p = pair_pointer(2);
     struct big b = big_pointer(5);
     total += (int)(p.a + p.b + b.v[0] + b.v[5]) - 16;
+    total += direct_with_helper(3) + once(7) + without_sites_pointer(5);
     total += expensive_check(total);
     pthread_t thread;
     if (pthread_create(&thread, NULL, thread_main, &total) != 0
