@@ -393,15 +393,16 @@ define_sampler_macro (void *, void *)
     cpp_define (*reader, "__SAMPLER__=1");
 }
 
-/* Puts PASS at POSITION relative to the first instance of REFERENCE.  */
+/* Puts PASS at POSITION relative to instance INSTANCE of REFERENCE (0:
+   every instance).  */
 static void
 add_pass (struct plugin_name_args *info, opt_pass *pass, const char *reference,
-	  enum pass_positioning_ops position)
+	  enum pass_positioning_ops position, int instance = 1)
 {
   struct register_pass_info where;
   where.pass = pass;
   where.reference_pass_name = reference;
-  where.ref_pass_instance_number = 1;
+  where.ref_pass_instance_number = instance;
   where.pos_op = position;
   register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &where);
 }
@@ -461,6 +462,11 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
   /* Among the loop optimisers, before if-conversion and vectorisation,
      which the version without sites is for.  */
   add_pass (info, make_versioning_pass (g), "ifcvt", PASS_POS_INSERT_BEFORE);
+  /* The markers' weight out of the inliners' estimates (inline-weight.cc):
+     after every local summary, and before the IPA inliner.  */
+  add_pass (info, make_local_weight_pass (g), "local-fnsummary",
+	    PASS_POS_INSERT_AFTER, 0);
+  add_pass (info, make_ipa_weight_pass (g), "inline", PASS_POS_INSERT_BEFORE);
   /* Right after the sites pass, before any inlining.  */
   add_pass (info, make_redirect_pass (g), "sampler", PASS_POS_INSERT_AFTER);
   return 0;

@@ -179,6 +179,12 @@ FILE *open_sampler_dump (void);
    (versioning.cc).  */
 opt_pass *make_versioning_pass (gcc::context *ctxt);
 
+/* The passes that take the markers' weight out of the inliners' size
+   estimates (inline-weight.cc): after each local summary, and before the
+   IPA inliner.  */
+opt_pass *make_local_weight_pass (gcc::context *ctxt);
+opt_pass *make_ipa_weight_pass (gcc::context *ctxt);
+
 /* Unsampled copies (unsampled.cc).  Before the sites are found:
    clones the functions to be instrumented, with direct calls between
    clones; after: notes each instrumented function's clone on it, and

@@ -166,12 +166,16 @@ exported_clone_name (tree fn)
 
 /* May ORIGINAL's clone CLONE be called by that name from other units?
    Only if ORIGINAL is the definition that runs: public, not weak, not
-   one the loader may replace (-fPIC), and the clone has the name.  */
+   one the loader may replace (-fPIC), and the clone has the name.  Not
+   main's, which nothing calls: a public clone of a main that ends in
+   exit () drew -Wsuggest-attribute=noreturn, which main is exempt from
+   (xz-utils).  */
 static bool
 exportable_clone (cgraph_node *original, tree clone)
 {
   tree decl = original->decl;
   if (!TREE_PUBLIC (decl) || DECL_WEAK (decl) || DECL_COMDAT (decl)
+      || MAIN_NAME_P (DECL_NAME (decl))
       || original->get_availability () <= AVAIL_INTERPOSABLE)
     return false;
   char *name = exported_clone_name (decl);

@@ -284,6 +284,44 @@ for level in -O0 -O2 -O3; do
     fi
 done
 
+# --- Markers weigh nothing in the inliners' estimates ----------------------
+# A small static function with sites, called four times: plain -O2 inlines
+# it everywhere.  Its markers (asm statements, one instruction each to the
+# inliners) made it look too big, and every call stayed a call in the
+# instrumented code.
+cat >"$scratch/inline-weight.c" <<'EOF'
+struct st { int pos, limit, count, flags; };
+void grow (struct st *s, int n);
+static int push (struct st *s, int n)
+{
+  int r = s->pos - n;
+  int c = s->count + 1;
+  int f = s->flags;
+  if (r < s->limit) { grow (s, n); r = s->pos - n; }
+  if (f > 2) c = c * 2;
+  s->pos = r;
+  s->count = c;
+  return r;
+}
+int a (struct st *s) { return push (s, 8) + push (s, 16); }
+int b (struct st *s, int k) { return push (s, k) * 3 + push (s, 4); }
+EOF
+push_calls () {
+    gcc -O2 "$@" -S "$scratch/inline-weight.c" -o - |
+        awk '/^[A-Za-z_.$][A-Za-z0-9_.$]*:$/ && !/^\.L/ { fn = $0 }
+             /call[[:space:]]+push/ && fn !~ /unsampled/ { n++ }
+             END { print n + 0 }'
+}
+plain=$(push_calls)
+sampled=$(push_calls -fplugin="$plugin" \
+    -fplugin-arg-sampler-schemes=branches,returns,scalar-pairs)
+if [ "$sampled" = "$plain" ]; then
+    pass "a small function with sites is inlined as plain inlines it ($plain calls)"
+else
+    echo "plain: $plain calls of push, instrumented: $sampled" >"$scratch/out"
+    fail "a small function with sites is inlined as plain inlines it" "$scratch/out"
+fi
+
 # --- setjmp and an inlined function that longjmps -------------------------
 # The setjmp function's loop stores, then calls an inlined function that
 # longjmps back; the store must survive.  The inliner gives the inlined
@@ -473,6 +511,28 @@ for level in -O2 -O3; do
         fail "no warning the plain build lacks (a pointer passed to realloc) at $level" "$scratch/out"
     fi
 done
+
+# main's clone: a main that ends in exit () is exempt from
+# -Wsuggest-attribute=noreturn, and its clone must be too (xz-utils).
+cat >"$scratch/main-exit.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+int main (int argc, char **argv)
+{
+  if (argc > 1)
+    puts (argv[1]);
+  exit (argc > 2);
+}
+EOF
+if gcc -O2 -Wsuggest-attribute=noreturn -Werror -c "$scratch/main-exit.c" \
+        -o "$scratch/main-exit.o" 2>"$scratch/out" &&
+   "$wrapper" -O2 -Wsuggest-attribute=noreturn -Werror \
+        -fplugin-arg-sampler-schemes=branches,returns \
+        -c "$scratch/main-exit.c" -o "$scratch/main-exit.o" 2>>"$scratch/out"; then
+    pass "no noreturn suggestion for main's clone"
+else
+    fail "no noreturn suggestion for main's clone" "$scratch/out"
+fi
 
 # --- __SAMPLER__ and preprocessed input -------------------------------------
 cat >"$scratch/macro.c" <<'EOF'
