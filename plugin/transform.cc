@@ -514,6 +514,7 @@ enum check_kind
 {
   CHECK_ENTRY,
   CHECK_AFTER_CALL,
+  CHECK_AFTER_VERSIONED,	/* After a versioned loop took its visits.  */
   CHECK_LOOP_HEAD,		/* At the head of a natural loop.  */
   CHECK_BACK_EDGE,		/* On a cycle that is not a natural loop.  */
   CHECK_LONG_PATH,		/* Bounds the weight of long regions.  */
@@ -522,7 +523,7 @@ enum check_kind
 };
 
 static const char *const check_kind_names[]
-  = { "entry", "after-call", "loop-head", "back-edge", "long-path",
+  = { "entry", "after-call", "after-versioned-loop", "loop-head", "back-edge", "long-path",
       "loop-exit", "goto-target" };
 
 struct check_point
@@ -600,13 +601,34 @@ leaves_function (gimple *stmt)
 	 && !gimple_call_internal_p (call);
 }
 
-/* Puts each statement that ends a region (a weighty call, a return, a
-   call that does not return, a computed goto) at the start of a block of
-   its own, and
-   ends the block after a weighty call: such a block has no site, so it
-   has no slow copy, and the slow copy ends its region on the way into it
-   (see clone_and_wire).  A callee inlined later appears once, not once
-   per copy.  Records the checks at entry and after the weighty calls.  */
+/* Does STMT write the countdown, as a versioned loop's copy without
+   sites does with the visits it made (versioning.cc)?  */
+static bool
+writes_countdown (gimple *stmt)
+{
+  if (!gimple_assign_single_p (stmt) || !gimple_vdef (stmt))
+    return false;
+  tree lhs = gimple_assign_lhs (stmt);
+  if (TREE_CODE (lhs) == MEM_REF)
+    lhs = TREE_OPERAND (lhs, 0);
+  if (TREE_CODE (lhs) == ADDR_EXPR)
+    lhs = TREE_OPERAND (lhs, 0);
+  return lhs == countdown_state;
+}
+
+/* Puts each statement that ends a region (a weighty call, a write of the
+   countdown, a return, a call that does not return, a computed goto) at
+   the start of a block of its own, and ends the block after a weighty
+   call or a write: such a block has no site, so it has no slow copy, and
+   the slow copy ends its region on the way into it (see clone_and_wire).
+   A callee inlined later appears once, not once per copy.  Records the
+   checks at entry and after the weighty calls and writes.
+
+   A versioned loop's copy without sites takes its visits from the
+   countdown where it writes it.  Its region must end there: a region
+   running on past it would have taken the visits of the sites after
+   the loop from the countdown before the loop's (they were never sampled
+   at sparsity 1000 in a loop of 20 iterations).  */
 static void
 isolate_region_ends (function_state *st)
 {
@@ -617,7 +639,8 @@ isolate_region_ends (function_state *st)
 	 gsi_next (&gsi))
       {
 	gimple *stmt = gsi_stmt (gsi);
-	if (is_gimple_call (stmt) && call_is_weighty (stmt))
+	if ((is_gimple_call (stmt) && call_is_weighty (stmt))
+	    || writes_countdown (stmt))
 	  calls.safe_push (stmt);
 	else if (leaves_function (stmt) || computed_goto_p (stmt))
 	  ends.safe_push (stmt);
@@ -646,7 +669,10 @@ isolate_region_ends (function_state *st)
 	}
       else
 	after = split_block (call_bb, stmt);
-      check_point cp = { after, CHECK_AFTER_CALL, gimple_location (stmt), 0 };
+      check_point cp = { after,
+			 is_gimple_call (stmt)
+			 ? CHECK_AFTER_CALL : CHECK_AFTER_VERSIONED,
+			 gimple_location (stmt), 0 };
       st->checks.safe_push (cp);
     }
   check_point cp = { single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (cfun)),

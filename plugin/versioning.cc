@@ -212,8 +212,10 @@ version_counted_loop (class loop *loop, bitmap dead)
   seq = NULL;
   gimple_seq_add_stmt (&seq, gimple_build_assign (left, MINUS_EXPR,
 						  countdown, visits));
-  gimple_seq_add_stmt (&seq, gimple_build_assign (volatile_countdown (),
-						  left));
+  gimple *take = gimple_build_assign (volatile_countdown (), left);
+  /* Where the transformation starts a region (see isolate_region_ends).  */
+  gimple_set_location (take, gimple_location (markers[0]));
+  gimple_seq_add_stmt (&seq, take);
   gsi_insert_seq_on_edge_immediate (loop_preheader_edge (loop), seq);
   describe_versioned (gimple_location (markers[0]), per_test, per_latch);
   for (gimple *marker : markers)

@@ -63,6 +63,23 @@ scan (const int *a, int n)
   return weight;
 }
 
+/* Versioned, with a site after the loop, in the region of the entry
+   check: that region must end where the copy without sites takes its
+   visits, or the site after the loop is charged before the loop's visits
+   and is almost never sampled.  above > 3 is true for n = 20 and 400 (8
+   and 160 digits above 5): true 2, false 3 per round.  */
+static int __attribute__ ((noinline))
+tally_then_test (const int *a, int n)
+{
+  int above = 0;
+  for (int i = 0; i < n; i++)
+    if (a[i] > 5)
+      above++;
+  if (above > 3)
+    above += 10;
+  return above;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -75,7 +92,8 @@ main (int argc, char **argv)
   for (int r = 0; r < rounds; r++)
     for (int k = 0; k < 5; k++)
       {
-	total += tally (a, sizes[k]) + tally_nested (a, sizes[k]);
+	total += tally (a, sizes[k]) + tally_nested (a, sizes[k])
+		 + tally_then_test (a, sizes[k]);
 	if (sizes[k] > 0)
 	  total += scan (a, sizes[k]);
       }
