@@ -30,20 +30,6 @@
 #include "ipa-prop.h"
 #include "ipa-fnsummary.h"
 
-/* Markers in the body of function FN.  */
-static int
-count_markers (function *fn)
-{
-  int markers = 0;
-  basic_block bb;
-  FOR_EACH_BB_FN (bb, fn)
-    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
-	 gsi_next (&gsi))
-      if (is_site_marker (gsi_stmt (gsi)))
-	markers++;
-  return markers;
-}
-
 /* Takes the weight of MARKERS markers (one instruction each) out of
    NODE's summary: from the code that always runs first, where most
    markers are, then from the rest.  */

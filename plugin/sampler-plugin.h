@@ -104,6 +104,8 @@ extern unsigned unit_counters;
    check's marker also sets `taken', which says whether the check call
    runs.  */
 bool is_site_marker (gimple *stmt);
+/* The markers in the body of function FN.  */
+int count_markers (function *fn);
 bool is_taken_marker (gimple *stmt);
 unsigned marker_site (gimple *marker);
 unsigned marker_num_values (gimple *marker);

@@ -46,6 +46,19 @@ is_site_marker (gimple *stmt)
   return marker && strcmp (gimple_asm_string (marker), marker_template) == 0;
 }
 
+int
+count_markers (function *fn)
+{
+  int markers = 0;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, fn)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      if (is_site_marker (gsi_stmt (gsi)))
+	markers++;
+  return markers;
+}
+
 bool
 is_taken_marker (gimple *stmt)
 {

@@ -363,19 +363,6 @@ create_unsampled_clones (void)
   other_units_clones = NULL;
 }
 
-/* Does the current function have a site marker?  */
-static bool
-has_sites (void)
-{
-  basic_block bb;
-  FOR_EACH_BB_FN (bb, cfun)
-    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
-	 gsi_next (&gsi))
-      if (is_site_marker (gsi_stmt (gsi)))
-	return true;
-  return false;
-}
-
 /* Is ORIGINAL entered only by direct calls from functions in DISPATCHING
    (instrumented, with clones)?  With sampling off those go to their
    clones at entry, which call ORIGINAL's clone instead: ORIGINAL itself
@@ -400,10 +387,8 @@ keep_unsampled_clones (void)
   hash_set<tree> dispatching;
   for (auto entry : *clones)
     {
-      push_cfun (DECL_STRUCT_FUNCTION (entry.first));
-      if (has_sites ())
+      if (count_markers (DECL_STRUCT_FUNCTION (entry.first)))
 	dispatching.add (entry.first);
-      pop_cfun ();
     }
   for (auto entry : *clones)
     {
