@@ -11,7 +11,8 @@
    GCC then optimises it as the plain loop (vectorises it where it would:
    gzip's fill_window), and the transformation finds no site in it, so
    no check either.  Otherwise the loop with the markers runs, and is
-   transformed as any other.
+   transformed as any other.  Loops with several counted exits are
+   versioned too (version_multi_exit_loop).
 
    The countdown is read and written here through volatile references:
    the optimisers that follow must not keep it in a register across code
@@ -35,6 +36,7 @@
 #include "tree-into-ssa.h"
 #include "tree-ssa-dce.h"
 #include "tree-ssa-loop-manip.h"
+#include "tree-ssa-loop.h"
 #include "tree-ssa-loop-niter.h"
 #include "tree-scalar-evolution.h"
 #include "tree-chrec.h"
@@ -140,6 +142,22 @@ describe_versioned (location_t loc, HOST_WIDE_INT per_test,
 	    per_test + per_latch);
 }
 
+/* In LOOP, the version without sites: the countdown, COUNTDOWN as read
+   on the way in, takes VISITS, at LOC.  */
+static void
+take_visits (class loop *loop, tree countdown, tree visits, location_t loc)
+{
+  tree left = make_ssa_name (TREE_TYPE (countdown));
+  gimple_seq seq = NULL;
+  gimple_seq_add_stmt (&seq, gimple_build_assign (left, MINUS_EXPR,
+						  countdown, visits));
+  gimple *take = gimple_build_assign (volatile_countdown (), left);
+  /* Where the transformation ends a region (see isolate_region_ends).  */
+  gimple_set_location (take, loc);
+  gimple_seq_add_stmt (&seq, take);
+  gsi_insert_seq_on_edge_immediate (loop_preheader_edge (loop), seq);
+}
+
 /* Versions LOOP if it qualifies (see fixed_visits and the file's
    comment).  Returns whether it did.  */
 static bool
@@ -207,17 +225,180 @@ version_counted_loop (class loop *loop, bitmap dead)
   if (!with_sites)
     return false;
 
-  /* LOOP is the version without sites: the countdown takes its visits.  */
-  tree left = make_ssa_name (countdown_type);
-  seq = NULL;
-  gimple_seq_add_stmt (&seq, gimple_build_assign (left, MINUS_EXPR,
-						  countdown, visits));
-  gimple *take = gimple_build_assign (volatile_countdown (), left);
-  /* Where the transformation starts a region (see isolate_region_ends).  */
-  gimple_set_location (take, gimple_location (markers[0]));
-  gimple_seq_add_stmt (&seq, take);
-  gsi_insert_seq_on_edge_immediate (loop_preheader_edge (loop), seq);
+  take_visits (loop, countdown, visits, gimple_location (markers[0]));
   describe_versioned (gimple_location (markers[0]), per_test, per_latch);
+  for (gimple *marker : markers)
+    remove_marker (marker, dead);
+  return true;
+}
+
+/* Loops with several exits (`while (a < end && b < bend)'), each tested
+   on every iteration, where GCC can count the iterations each exit's
+   test allows.  The loop leaves at the first exit, in the order of the
+   iteration, whose count is the least; so the visits it will make are
+   known on entry, as for a single exit: N times the sites of an
+   iteration, plus the sites before that exit's test.  The decision and
+   what is taken from the countdown depend on these visits alone.  (A
+   bound on the visits instead would make the choice depend on visits
+   after the loop, which the copy with sites may pad: unfair.)  */
+
+/* The sites of LOOP into MARKERS, with PER_ITERATION those of every
+   iteration and BEFORE those before each exit's test, by exit.  False
+   when the loop does not qualify: a site that not every iteration visits,
+   a check's marker, a call that may use the countdown.  */
+static bool
+visits_before_exits (class loop *loop, const vec<edge> &exits,
+		     vec<gimple *> &markers, HOST_WIDE_INT *per_iteration,
+		     vec<HOST_WIDE_INT> &before)
+{
+  basic_block *body = get_loop_body (loop);
+  bool ok = true;
+  *per_iteration = 0;
+  before.safe_grow_cleared (exits.length ());
+  for (unsigned i = 0; ok && i < loop->num_nodes; i++)
+    {
+      basic_block bb = body[i];
+      HOST_WIDE_INT sites = 0;
+      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	   gsi_next (&gsi))
+	{
+	  gimple *stmt = gsi_stmt (gsi);
+	  if (is_site_marker (stmt))
+	    {
+	      if (is_taken_marker (stmt))
+		ok = false;
+	      markers.safe_push (stmt);
+	      sites += site_count (stmt);
+	    }
+	  else if (is_gimple_call (stmt) && call_may_use_countdown (stmt))
+	    ok = false;
+	}
+      if (!sites)
+	continue;
+      if (!dominated_by_p (CDI_DOMINATORS, loop->latch, bb))
+	ok = false;
+      *per_iteration += sites;
+      /* Every iteration's block runs before an exit's test if it
+	 dominates the test, which ends its block.  */
+      for (unsigned e = 0; e < exits.length (); e++)
+	if (dominated_by_p (CDI_DOMINATORS, exits[e]->src, bb))
+	  before[e] += sites;
+    }
+  free (body);
+  return ok && !markers.is_empty ()
+	 && *per_iteration <= most_visits_per_iteration;
+}
+
+/* Versions LOOP, with several exits, if it qualifies (see above).  */
+static bool
+version_multi_exit_loop (class loop *loop, bitmap dead)
+{
+  auto_vec<edge> exits = get_loop_exit_edges (loop);
+  if (exits.length () < 2 || !can_duplicate_loop_p (loop))
+    return false;
+  for (edge e : exits)
+    if ((e->flags & (EDGE_ABNORMAL | EDGE_EH))
+	|| !dominated_by_p (CDI_DOMINATORS, loop->latch, e->src))
+      return false;
+  /* In the order an iteration tests them: each test dominates the
+     latch, so they lie on one chain of dominators.  */
+  for (unsigned i = 1; i < exits.length (); i++)
+    for (unsigned j = i; j > 0; j--)
+      {
+	if (exits[j]->src == exits[j - 1]->src)
+	  return false;
+	if (!dominated_by_p (CDI_DOMINATORS, exits[j - 1]->src,
+			     exits[j]->src))
+	  break;
+	std::swap (exits[j], exits[j - 1]);
+      }
+  auto_vec<gimple *> markers;
+  auto_vec<HOST_WIDE_INT> before;
+  HOST_WIDE_INT per_iteration;
+  if (!visits_before_exits (loop, exits, markers, &per_iteration, before))
+    return false;
+
+  tree countdown_type = long_integer_type_node;
+  tree count_type = unsigned_type_for (countdown_type);
+  /* The latch runs each exit's test allows, and their least.  */
+  auto_vec<tree> runs;
+  tree least = NULL_TREE;
+  for (edge e : exits)
+    {
+      class tree_niter_desc desc;
+      if (!number_of_iterations_exit (loop, e, &desc, false)
+	  || chrec_contains_undetermined (desc.niter)
+	  || !INTEGRAL_TYPE_P (TREE_TYPE (desc.niter))
+	  || TYPE_PRECISION (TREE_TYPE (desc.niter))
+	     > TYPE_PRECISION (count_type))
+	return false;
+      tree n = fold_convert (count_type, unshare_expr (desc.niter));
+      if (!integer_zerop (desc.may_be_zero))
+	n = fold_build3 (COND_EXPR, count_type,
+			 unshare_expr (desc.may_be_zero),
+			 build_zero_cst (count_type), n);
+      runs.safe_push (n);
+    }
+
+  edge entry = loop_preheader_edge (loop);
+  gimple_seq seq = NULL;
+  auto value = [&seq] (tree expr)
+    {
+      gimple_seq stmts;
+      tree result = force_gimple_operand (expr, &stmts, true, NULL_TREE);
+      gimple_seq_add_seq (&seq, stmts);
+      return result;
+    };
+  for (tree &n : runs)
+    {
+      n = value (n);
+      least = least ? value (fold_build2 (MIN_EXPR, count_type, least, n))
+		    : n;
+    }
+  /* The sites before the exit taken: the first whose count is the
+     least.  */
+  HOST_WIDE_INT most_before = 0;
+  tree partial = build_int_cst (count_type, before.last ());
+  for (unsigned i = exits.length (); i-- > 0;)
+    {
+      most_before = MAX (most_before, before[i]);
+      if (i + 1 < exits.length ())
+	partial = fold_build3 (COND_EXPR, count_type,
+			       fold_build2 (EQ_EXPR, boolean_type_node,
+					    runs[i], least),
+			       build_int_cst (count_type, before[i]),
+			       partial);
+    }
+  HOST_WIDE_INT limit
+    = (tree_to_shwi (TYPE_MAX_VALUE (countdown_type)) - most_before)
+      / per_iteration;
+  tree visits
+    = value (fold_convert (countdown_type,
+			   fold_build2 (PLUS_EXPR, count_type,
+					fold_build2 (MULT_EXPR, count_type,
+						     least,
+						     build_int_cst
+						       (count_type,
+							per_iteration)),
+					partial)));
+  tree countdown = make_ssa_name (countdown_type);
+  gimple_seq_add_stmt (&seq, gimple_build_assign (countdown,
+						  volatile_countdown ()));
+  tree within = fold_build2 (LE_EXPR, boolean_type_node, least,
+			     build_int_cst (count_type, limit));
+  tree beyond = fold_build2 (GT_EXPR, boolean_type_node, countdown, visits);
+  tree cond = value (fold_build2 (BIT_AND_EXPR, boolean_type_node, within,
+				  beyond));
+  gsi_insert_seq_on_edge_immediate (entry, seq);
+
+  profile_probability likely = profile_probability::very_likely ();
+  class loop *with_sites
+    = loop_version (loop, cond, NULL, likely, likely.invert (), likely,
+		    likely.invert (), true);
+  if (!with_sites)
+    return false;
+  take_visits (loop, countdown, visits, gimple_location (markers[0]));
+  describe_versioned (gimple_location (markers[0]), per_iteration, 0);
   for (gimple *marker : markers)
     remove_marker (marker, dead);
   return true;
@@ -261,7 +442,8 @@ public:
     /* loop_version notes which blocks are copies of which.  */
     initialize_original_copy_tables ();
     for (class loop *loop : candidates)
-      changed |= version_counted_loop (loop, dead);
+      changed |= (version_counted_loop (loop, dead)
+		  || version_multi_exit_loop (loop, dead));
     free_original_copy_tables ();
     if (!changed)
       return 0;

@@ -80,6 +80,33 @@ tally_then_test (const int *a, int n)
   return above;
 }
 
+/* Two exits, both counted, and a site after the loop.  Called with
+   limit = n / 2 + 1 (which ends the loop first from n = 3 on; at n = 1
+   both allow one iteration and the first test ends it), and with n = 4,
+   limit = 9, where the first test ends it: the copy without sites must
+   take only the visits of the exit taken, else the visit after the loop
+   decides which copy runs and is rarely sampled.  Per round, for n = 0,
+   1, 3, 20, 400 (limit 1, 1, 2, 11, 201) and five times n = 4:
+     i < n       true 1 + 3 + 12 + 202 + 5 * 4 = 238, false 2 + 5 = 7
+     i < limit   true 1 + 2 + 11 + 201 + 5 * 4 = 235, false 3
+     a[i] > 5    true 4 + 80 = 84 (i = 0..10 and 0..200), false 1 + 2 + 7
+                 + 121 + 5 * 4 = 151
+     above > 1   true 2 (n = 20, 400), false 3 + 5 = 8.  */
+static int __attribute__ ((noinline))
+tally_two_exits (const int *a, int n, int limit)
+{
+  int i = 0, above = 0;
+  while (i < n && i < limit)
+    {
+      if (a[i] > 5)
+	above++;
+      i++;
+    }
+  if (above > 1)
+    above += 10;
+  return above;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -93,7 +120,9 @@ main (int argc, char **argv)
     for (int k = 0; k < 5; k++)
       {
 	total += tally (a, sizes[k]) + tally_nested (a, sizes[k])
-		 + tally_then_test (a, sizes[k]);
+		 + tally_then_test (a, sizes[k])
+		 + tally_two_exits (a, sizes[k], sizes[k] / 2 + 1)
+		 + tally_two_exits (a, 4, 9);
 	if (sizes[k] > 0)
 	  total += scan (a, sizes[k]);
       }
