@@ -140,6 +140,11 @@ can_have_unsampled_clone (cgraph_node *node,
 /* Every clone made, by its original.  Lives through the first pass only:
    GCC's collector does not run inside a pass.  */
 static hash_map<tree, tree> *clones;
+/* The originals in the order they were cloned: the passes below walk
+   them in this order, not the map's, whose order changes from run to run
+   (it changed the order of the callgraph's edges, and so of the
+   functions in the output: builds were not reproducible).  */
+static vec<tree> cloned_in_order;
 
 /* Other units' clones.  A public function's clone is named after it,
    NAME.unsampled.0, and is global and hidden where its unit can promise
@@ -314,15 +319,16 @@ create_unsampled_clones (void)
 							  (decl))));
       DECL_PRESERVE_P (decl) = 0;
       clones->put (original->decl, decl);
+      cloned_in_order.safe_push (original->decl);
     }
 
   /* Direct calls in the clones go to the clones, where the callee is the
      definition that runs (not one the linker or loader may replace).
      Calls to check functions go: they run only when sampled (their
      result reads as zero, as when an instrumented call is skipped).  */
-  for (auto entry : *clones)
+  for (tree original : cloned_in_order)
     {
-      push_cfun (DECL_STRUCT_FUNCTION (entry.second));
+      push_cfun (DECL_STRUCT_FUNCTION (*clones->get (original)));
       basic_block bb;
       FOR_EACH_BB_FN (bb, cfun)
 	for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
@@ -385,24 +391,23 @@ keep_unsampled_clones (void)
   if (!clones)
     return;
   hash_set<tree> dispatching;
-  for (auto entry : *clones)
+  for (tree decl : cloned_in_order)
+    if (count_markers (DECL_STRUCT_FUNCTION (decl)))
+      dispatching.add (decl);
+  for (tree decl : cloned_in_order)
     {
-      if (count_markers (DECL_STRUCT_FUNCTION (entry.first)))
-	dispatching.add (entry.first);
-    }
-  for (auto entry : *clones)
-    {
-      if (!dispatching.contains (entry.first))
+      tree clone_decl = *clones->get (decl);
+      if (!dispatching.contains (decl))
 	continue;
-      cgraph_node *original = cgraph_node::get (entry.first);
+      cgraph_node *original = cgraph_node::get (decl);
       if (called_only_from_dispatching (original, dispatching))
 	{
 	  /* Its clone is an ordinary local function, which IPA may inline,
 	     specialise for its callers (the other clones) or remove, so
 	     nothing else may call it: the function does not dispatch.  */
-	  DECL_ATTRIBUTES (entry.first)
+	  DECL_ATTRIBUTES (decl)
 	    = tree_cons (get_identifier (NOT_OFF_ATTR), NULL_TREE,
-			 DECL_ATTRIBUTES (entry.first));
+			 DECL_ATTRIBUTES (decl));
 	  continue;
 	}
       /* Nothing calls it yet: the transformation adds the call.  Kept
@@ -411,23 +416,24 @@ keep_unsampled_clones (void)
 	 it for size.  A statement referring to it would weigh in the
 	 inliners' estimates (one instruction for an asm statement: enough
 	 to change their decisions).  */
-      cgraph_node *clone = cgraph_node::get (entry.second);
+      cgraph_node *clone = cgraph_node::get (clone_decl);
       clone->force_output = true;
       clone->local = false;
-      if (exportable_clone (original, entry.second))
+      if (exportable_clone (original, clone_decl))
 	{
-	  TREE_PUBLIC (entry.second) = 1;
-	  DECL_VISIBILITY (entry.second) = VISIBILITY_HIDDEN;
-	  DECL_VISIBILITY_SPECIFIED (entry.second) = 1;
+	  TREE_PUBLIC (clone_decl) = 1;
+	  DECL_VISIBILITY (clone_decl) = VISIBILITY_HIDDEN;
+	  DECL_VISIBILITY_SPECIFIED (clone_decl) = 1;
 	  clone->externally_visible = true;
 	}
-      DECL_ATTRIBUTES (entry.first)
+      DECL_ATTRIBUTES (decl)
 	= tree_cons (get_identifier (CLONE_ATTR),
-		     build_tree_list (NULL_TREE, entry.second),
-		     DECL_ATTRIBUTES (entry.first));
+		     build_tree_list (NULL_TREE, clone_decl),
+		     DECL_ATTRIBUTES (decl));
     }
   delete clones;
   clones = NULL;
+  cloned_in_order.release ();
 }
 
 void

@@ -51,6 +51,30 @@
    stay far from overflow for every iteration count checked at run time.  */
 static const HOST_WIDE_INT most_visits_per_iteration = 1 << 16;
 
+/* The sites of block BB, whose markers go into MARKERS; clears *OK if
+   the block has a check's marker (its call runs only when sampled) or a
+   call that may use the countdown.  */
+static HOST_WIDE_INT
+block_sites (basic_block bb, vec<gimple *> &markers, bool *ok)
+{
+  HOST_WIDE_INT sites = 0;
+  for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+       gsi_next (&gsi))
+    {
+      gimple *stmt = gsi_stmt (gsi);
+      if (is_site_marker (stmt))
+	{
+	  if (is_taken_marker (stmt))
+	    *ok = false;
+	  markers.safe_push (stmt);
+	  sites += site_count (stmt);
+	}
+      else if (is_gimple_call (stmt) && call_may_use_countdown (stmt))
+	*ok = false;
+    }
+  return sites;
+}
+
 /* The sites of LOOP, an innermost loop with a single exit EXIT, into
    MARKERS, with PER_TEST the sites visited as often as the exit's test
    (once more than the latch) and PER_LATCH those visited as often as the
@@ -67,21 +91,7 @@ fixed_visits (class loop *loop, edge exit, vec<gimple *> &markers,
   for (unsigned i = 0; ok && i < loop->num_nodes; i++)
     {
       basic_block bb = body[i];
-      HOST_WIDE_INT sites = 0;
-      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
-	   gsi_next (&gsi))
-	{
-	  gimple *stmt = gsi_stmt (gsi);
-	  if (is_site_marker (stmt))
-	    {
-	      if (is_taken_marker (stmt))
-		ok = false;
-	      markers.safe_push (stmt);
-	      sites += site_count (stmt);
-	    }
-	  else if (is_gimple_call (stmt) && call_may_use_countdown (stmt))
-	    ok = false;
-	}
+      HOST_WIDE_INT sites = block_sites (bb, markers, &ok);
       if (!sites)
 	continue;
       /* Every iteration passes the exit's test (checked by the caller);
@@ -158,6 +168,45 @@ take_visits (class loop *loop, tree countdown, tree visits, location_t loc)
   gsi_insert_seq_on_edge_immediate (loop_preheader_edge (loop), seq);
 }
 
+/* Ends SEQ, which computes on LOOP's way in its latch runs N and the
+   VISITS it will make, with the test whether N is at most LIMIT and the
+   countdown beyond VISITS; puts SEQ on the way in; and versions LOOP on
+   that test: LOOP, the version that runs when it holds, loses its
+   MARKERS and takes VISITS from the countdown.  PER_TEST and PER_LATCH
+   are for the dumps.  Returns whether LOOP was versioned.  */
+static bool
+version_on_countdown (class loop *loop, gimple_seq seq, tree n,
+		      HOST_WIDE_INT limit, tree visits, vec<gimple *> &markers,
+		      bitmap dead, HOST_WIDE_INT per_test,
+		      HOST_WIDE_INT per_latch)
+{
+  tree countdown = make_ssa_name (TREE_TYPE (visits));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (countdown,
+						  volatile_countdown ()));
+  tree within = fold_build2 (LE_EXPR, boolean_type_node, n,
+			     build_int_cst (TREE_TYPE (n), limit));
+  tree beyond = fold_build2 (GT_EXPR, boolean_type_node, countdown, visits);
+  gimple_seq stmts;
+  tree cond = force_gimple_operand (fold_build2 (BIT_AND_EXPR,
+						 boolean_type_node, within,
+						 beyond),
+				    &stmts, true, NULL_TREE);
+  gimple_seq_add_seq (&seq, stmts);
+  gsi_insert_seq_on_edge_immediate (loop_preheader_edge (loop), seq);
+
+  profile_probability likely = profile_probability::very_likely ();
+  class loop *with_sites
+    = loop_version (loop, cond, NULL, likely, likely.invert (), likely,
+		    likely.invert (), true);
+  if (!with_sites)
+    return false;
+  take_visits (loop, countdown, visits, gimple_location (markers[0]));
+  describe_versioned (gimple_location (markers[0]), per_test, per_latch);
+  for (gimple *marker : markers)
+    remove_marker (marker, dead);
+  return true;
+}
+
 /* Versions LOOP if it qualifies (see fixed_visits and the file's
    comment).  Returns whether it did.  */
 static bool
@@ -187,7 +236,6 @@ version_counted_loop (class loop *loop, bitmap dead)
   HOST_WIDE_INT limit
     = (tree_to_shwi (TYPE_MAX_VALUE (countdown_type)) - per_test)
       / per_iteration;
-  edge entry = loop_preheader_edge (loop);
   gimple_seq seq = NULL;
   /* Each value in statements of its own, appended (force_gimple_operand
      starts the sequence it is given afresh).  */
@@ -208,28 +256,8 @@ version_counted_loop (class loop *loop, bitmap dead)
 							per_iteration)),
 					build_int_cst (count_type,
 						       per_test))));
-  tree countdown = make_ssa_name (countdown_type);
-  gimple_seq_add_stmt (&seq, gimple_build_assign (countdown,
-						  volatile_countdown ()));
-  tree within = fold_build2 (LE_EXPR, boolean_type_node, n,
-			     build_int_cst (count_type, limit));
-  tree beyond = fold_build2 (GT_EXPR, boolean_type_node, countdown, visits);
-  tree cond = value (fold_build2 (BIT_AND_EXPR, boolean_type_node, within,
-				  beyond));
-  gsi_insert_seq_on_edge_immediate (entry, seq);
-
-  profile_probability likely = profile_probability::very_likely ();
-  class loop *with_sites
-    = loop_version (loop, cond, NULL, likely, likely.invert (), likely,
-		    likely.invert (), true);
-  if (!with_sites)
-    return false;
-
-  take_visits (loop, countdown, visits, gimple_location (markers[0]));
-  describe_versioned (gimple_location (markers[0]), per_test, per_latch);
-  for (gimple *marker : markers)
-    remove_marker (marker, dead);
-  return true;
+  return version_on_countdown (loop, seq, n, limit, visits, markers, dead,
+			       per_test, per_latch);
 }
 
 /* Loops with several exits (`while (a < end && b < bend)'), each tested
@@ -258,21 +286,7 @@ visits_before_exits (class loop *loop, const vec<edge> &exits,
   for (unsigned i = 0; ok && i < loop->num_nodes; i++)
     {
       basic_block bb = body[i];
-      HOST_WIDE_INT sites = 0;
-      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
-	   gsi_next (&gsi))
-	{
-	  gimple *stmt = gsi_stmt (gsi);
-	  if (is_site_marker (stmt))
-	    {
-	      if (is_taken_marker (stmt))
-		ok = false;
-	      markers.safe_push (stmt);
-	      sites += site_count (stmt);
-	    }
-	  else if (is_gimple_call (stmt) && call_may_use_countdown (stmt))
-	    ok = false;
-	}
+      HOST_WIDE_INT sites = block_sites (bb, markers, &ok);
       if (!sites)
 	continue;
       if (!dominated_by_p (CDI_DOMINATORS, loop->latch, bb))
@@ -340,7 +354,6 @@ version_multi_exit_loop (class loop *loop, bitmap dead)
       runs.safe_push (n);
     }
 
-  edge entry = loop_preheader_edge (loop);
   gimple_seq seq = NULL;
   auto value = [&seq] (tree expr)
     {
@@ -381,27 +394,8 @@ version_multi_exit_loop (class loop *loop, bitmap dead)
 						       (count_type,
 							per_iteration)),
 					partial)));
-  tree countdown = make_ssa_name (countdown_type);
-  gimple_seq_add_stmt (&seq, gimple_build_assign (countdown,
-						  volatile_countdown ()));
-  tree within = fold_build2 (LE_EXPR, boolean_type_node, least,
-			     build_int_cst (count_type, limit));
-  tree beyond = fold_build2 (GT_EXPR, boolean_type_node, countdown, visits);
-  tree cond = value (fold_build2 (BIT_AND_EXPR, boolean_type_node, within,
-				  beyond));
-  gsi_insert_seq_on_edge_immediate (entry, seq);
-
-  profile_probability likely = profile_probability::very_likely ();
-  class loop *with_sites
-    = loop_version (loop, cond, NULL, likely, likely.invert (), likely,
-		    likely.invert (), true);
-  if (!with_sites)
-    return false;
-  take_visits (loop, countdown, visits, gimple_location (markers[0]));
-  describe_versioned (gimple_location (markers[0]), per_iteration, 0);
-  for (gimple *marker : markers)
-    remove_marker (marker, dead);
-  return true;
+  return version_on_countdown (loop, seq, least, limit, visits, markers,
+			       dead, per_iteration, 0);
 }
 
 static const pass_data versioning_pass_data = {
