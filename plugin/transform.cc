@@ -523,8 +523,8 @@ enum check_kind
 };
 
 static const char *const check_kind_names[]
-  = { "entry", "after-call", "after-versioned-loop", "loop-head", "back-edge", "long-path",
-      "loop-exit", "goto-target" };
+  = { "entry", "after-call", "after-versioned-loop", "loop-head",
+      "back-edge", "long-path", "loop-exit", "goto-target" };
 
 struct check_point
 {

@@ -11,8 +11,8 @@
    GCC then optimises it as the plain loop (vectorises it where it would:
    gzip's fill_window), and the transformation finds no site in it, so
    no check either.  Otherwise the loop with the markers runs, and is
-   transformed as any other.  Loops with several counted exits are
-   versioned too (version_multi_exit_loop).
+   transformed as any other.  A loop may have several counted exits (see
+   version_counted_loop).
 
    The countdown is read and written here through volatile references:
    the optimisers that follow must not keep it in a register across code
@@ -73,40 +73,6 @@ block_sites (basic_block bb, vec<gimple *> &markers, bool *ok)
 	*ok = false;
     }
   return sites;
-}
-
-/* The sites of LOOP, an innermost loop with a single exit EXIT, into
-   MARKERS, with PER_TEST the sites visited as often as the exit's test
-   (once more than the latch) and PER_LATCH those visited as often as the
-   latch.  False when the loop does not qualify: a site on a path that not
-   every iteration takes, a check's marker (its call runs only when
-   sampled), or a call that may use the countdown.  */
-static bool
-fixed_visits (class loop *loop, edge exit, vec<gimple *> &markers,
-	      HOST_WIDE_INT *per_test, HOST_WIDE_INT *per_latch)
-{
-  basic_block *body = get_loop_body (loop);
-  bool ok = true;
-  *per_test = *per_latch = 0;
-  for (unsigned i = 0; ok && i < loop->num_nodes; i++)
-    {
-      basic_block bb = body[i];
-      HOST_WIDE_INT sites = block_sites (bb, markers, &ok);
-      if (!sites)
-	continue;
-      /* Every iteration passes the exit's test (checked by the caller);
-	 a block before it runs once per test, one after it once per
-	 latch, and any other not on every iteration.  */
-      if (dominated_by_p (CDI_DOMINATORS, exit->src, bb))
-	*per_test += sites;
-      else if (dominated_by_p (CDI_DOMINATORS, loop->latch, bb))
-	*per_latch += sites;
-      else
-	ok = false;
-    }
-  free (body);
-  return ok && !markers.is_empty ()
-	 && *per_test + *per_latch <= most_visits_per_iteration;
 }
 
 /* `*(volatile long *) &__sampler_countdown'.  */
@@ -172,8 +138,8 @@ take_visits (class loop *loop, tree countdown, tree visits, location_t loc)
    VISITS it will make, with the test whether N is at most LIMIT and the
    countdown beyond VISITS; puts SEQ on the way in; and versions LOOP on
    that test: LOOP, the version that runs when it holds, loses its
-   MARKERS and takes VISITS from the countdown.  PER_TEST and PER_LATCH
-   are for the dumps.  Returns whether LOOP was versioned.  */
+   MARKERS and takes VISITS from the countdown.  PER_TEST (the sites up to
+   the last exit's test) and PER_LATCH (the rest) are for the dumps.  Returns whether LOOP was versioned.  */
 static bool
 version_on_countdown (class loop *loop, gimple_seq seq, tree n,
 		      HOST_WIDE_INT limit, tree visits, vec<gimple *> &markers,
@@ -207,68 +173,15 @@ version_on_countdown (class loop *loop, gimple_seq seq, tree n,
   return true;
 }
 
-/* Versions LOOP if it qualifies (see fixed_visits and the file's
-   comment).  Returns whether it did.  */
-static bool
-version_counted_loop (class loop *loop, bitmap dead)
-{
-  edge exit = single_exit (loop);
-  if (!exit || !dominated_by_p (CDI_DOMINATORS, loop->latch, exit->src)
-      || !can_duplicate_loop_p (loop))
-    return false;
-  auto_vec<gimple *> markers;
-  HOST_WIDE_INT per_test, per_latch;
-  if (!fixed_visits (loop, exit, markers, &per_test, &per_latch))
-    return false;
-  tree latch_runs = number_of_latch_executions (loop);
-  if (!latch_runs || chrec_contains_undetermined (latch_runs)
-      || !INTEGRAL_TYPE_P (TREE_TYPE (latch_runs)))
-    return false;
-  tree countdown_type = long_integer_type_node;
-  tree count_type = unsigned_type_for (countdown_type);
-  if (TYPE_PRECISION (TREE_TYPE (latch_runs)) > TYPE_PRECISION (count_type))
-    return false;
-
-  /* The loop visits PER_TEST * (N + 1) + PER_LATCH * N sites, N the latch
-     runs; with N at most LIMIT that stays below the countdown type's
-     maximum, so the comparison with the countdown is exact.  */
-  HOST_WIDE_INT per_iteration = per_test + per_latch;
-  HOST_WIDE_INT limit
-    = (tree_to_shwi (TYPE_MAX_VALUE (countdown_type)) - per_test)
-      / per_iteration;
-  gimple_seq seq = NULL;
-  /* Each value in statements of its own, appended (force_gimple_operand
-     starts the sequence it is given afresh).  */
-  auto value = [&seq] (tree expr)
-    {
-      gimple_seq stmts;
-      tree result = force_gimple_operand (expr, &stmts, true, NULL_TREE);
-      gimple_seq_add_seq (&seq, stmts);
-      return result;
-    };
-  tree n = value (fold_convert (count_type, unshare_expr (latch_runs)));
-  tree visits
-    = value (fold_convert (countdown_type,
-			   fold_build2 (PLUS_EXPR, count_type,
-					fold_build2 (MULT_EXPR, count_type, n,
-						     build_int_cst
-						       (count_type,
-							per_iteration)),
-					build_int_cst (count_type,
-						       per_test))));
-  return version_on_countdown (loop, seq, n, limit, visits, markers, dead,
-			       per_test, per_latch);
-}
-
-/* Loops with several exits (`while (a < end && b < bend)'), each tested
-   on every iteration, where GCC can count the iterations each exit's
+/* A loop may have several exits (`while (a < end && b < bend)'), each
+   tested on every iteration, if GCC can count the iterations each exit's
    test allows.  The loop leaves at the first exit, in the order of the
    iteration, whose count is the least; so the visits it will make are
-   known on entry, as for a single exit: N times the sites of an
-   iteration, plus the sites before that exit's test.  The decision and
-   what is taken from the countdown depend on these visits alone.  (A
-   bound on the visits instead would make the choice depend on visits
-   after the loop, which the copy with sites may pad: unfair.)  */
+   known on entry: N times the sites of an iteration, plus the sites
+   before that exit's test.  The decision and what is taken from the
+   countdown depend on these visits alone.  (A bound on the visits
+   instead would make the choice depend on visits after the loop, which
+   the copy with sites may pad: unfair.)  */
 
 /* The sites of LOOP into MARKERS, with PER_ITERATION those of every
    iteration and BEFORE those before each exit's test, by exit.  False
@@ -303,12 +216,13 @@ visits_before_exits (class loop *loop, const vec<edge> &exits,
 	 && *per_iteration <= most_visits_per_iteration;
 }
 
-/* Versions LOOP, with several exits, if it qualifies (see above).  */
+/* Versions LOOP if it qualifies (see above and the file's comment).
+   Returns whether it did.  */
 static bool
-version_multi_exit_loop (class loop *loop, bitmap dead)
+version_counted_loop (class loop *loop, bitmap dead)
 {
   auto_vec<edge> exits = get_loop_exit_edges (loop);
-  if (exits.length () < 2 || !can_duplicate_loop_p (loop))
+  if (exits.is_empty () || !can_duplicate_loop_p (loop))
     return false;
   for (edge e : exits)
     if ((e->flags & (EDGE_ABNORMAL | EDGE_EH))
@@ -395,7 +309,8 @@ version_multi_exit_loop (class loop *loop, bitmap dead)
 							per_iteration)),
 					partial)));
   return version_on_countdown (loop, seq, least, limit, visits, markers,
-			       dead, per_iteration, 0);
+			       dead, before.last (),
+			       per_iteration - before.last ());
 }
 
 static const pass_data versioning_pass_data = {
@@ -436,8 +351,7 @@ public:
     /* loop_version notes which blocks are copies of which.  */
     initialize_original_copy_tables ();
     for (class loop *loop : candidates)
-      changed |= (version_counted_loop (loop, dead)
-		  || version_multi_exit_loop (loop, dead));
+      changed |= version_counted_loop (loop, dead);
     free_original_copy_tables ();
     if (!changed)
       return 0;
