@@ -4,13 +4,14 @@
    A marker is an asm statement, and GCC counts every asm statement as at
    least one instruction when it sizes a function for inlining.  A small
    function with a few sites then looks too big to inline where the plain
-   build inlines it (jq's stack_push_block, bc's bc_is_zero): each call
-   stays a call, in the fast copy too.  So the plugin takes the markers'
-   weight back out of each function's size summary wherever GCC computes
-   one: after each local summary (the early inliner's) and once before the
-   IPA inliner, which recomputes them all.  The markers leave before the
-   code is emitted (the transformation replaces them), so the sizes come
-   out as the inliners would see the code without its sites.  */
+   build inlines it (the plugin test's `push', three sites, called four
+   times): each call stays a call, in the fast copy too.  So the plugin
+   takes the markers' weight back out of each function's size summary
+   wherever GCC computes one: after each local summary (the early
+   inliner's) and once before the IPA inliner, which recomputes them all.
+   The markers leave before the code is emitted (the transformation
+   replaces them).  What they keep alive still counts, so the sizes come
+   out closer to, not equal to, the plain build's.  */
 
 #include "sampler-plugin.h"
 
