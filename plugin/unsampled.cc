@@ -52,6 +52,8 @@
 #include "calls.h"
 #include "output.h"
 #include "diagnostic-core.h"
+#include "gimple-walk.h"
+#include "gimplify.h"
 
 /* Marks a clone (and whatever IPA makes of it): not instrumented; its
    value is the original function.  A name with a space, which no user
@@ -111,6 +113,121 @@ body_prevents_clone (void)
   return false;
 }
 
+/* Label tables.  GCC copies no function that keeps its labels' addresses
+   in a static variable (has_forced_label_in_static): the copy would share
+   the variable, and jump to the original's labels.  An interpreter
+   dispatches through such a table (lua's luaV_execute), and the clone
+   matters most there: without one, the loop and everything it calls run
+   instrumented with sampling off.  So such a function is cloned all the
+   same when each static of its own that its code reads and whose
+   initializer mentions a label or another such static is a read-only
+   table of labels whose address the code does not take; the clone
+   gets a copy of each table, with its own labels (copy_label_tables).  */
+
+/* walk_tree callback: is *TP a label or a static variable of the
+   function DATA?  */
+static tree
+label_or_local_static (tree *tp, int *walk_subtrees, void *data)
+{
+  if (TYPE_P (*tp))
+    *walk_subtrees = 0;
+  else if ((TREE_CODE (*tp) == LABEL_DECL
+	    || (VAR_P (*tp) && TREE_STATIC (*tp)))
+	   && DECL_CONTEXT (*tp) == (tree) data)
+    return *tp;
+  return NULL_TREE;
+}
+
+/* walk_tree callback: is *TP a static variable of the function DATA?  */
+static tree
+local_static (tree *tp, int *walk_subtrees, void *data)
+{
+  tree found = label_or_local_static (tp, walk_subtrees, data);
+  return found && VAR_P (found) ? found : NULL_TREE;
+}
+
+/* Is VAR a static of function FN whose initializer mentions one of FN's
+   labels or statics?  */
+static bool
+refers_to_labels (tree var, tree fn)
+{
+  return VAR_P (var) && TREE_STATIC (var) && DECL_CONTEXT (var) == fn
+	 && DECL_INITIAL (var) && DECL_INITIAL (var) != error_mark_node
+	 && walk_tree_without_duplicates (&DECL_INITIAL (var),
+					  label_or_local_static, fn);
+}
+
+/* Is VAR, which refers to labels, a table of FN's labels that a copy of
+   FN may have a copy of?  */
+static bool
+copyable_label_table (tree var, tree fn)
+{
+  return TREE_READONLY (var) && !TREE_THIS_VOLATILE (var)
+	 && !TREE_PUBLIC (var)
+	 && !walk_tree_without_duplicates (&DECL_INITIAL (var), local_static,
+					   fn);
+}
+
+/* walk_gimple_op callback: adds to the vector in the walk's info the
+   statics of the current function that refer to labels; stops at the
+   address of one (the C front end marks an array indexed by a variable
+   addressable, so only the code tells whether a pointer to it escapes).  */
+static tree
+collect_label_tables (tree *tp, int *walk_subtrees, void *data)
+{
+  walk_stmt_info *wi = (walk_stmt_info *) data;
+  if (TYPE_P (*tp) || DECL_P (*tp))
+    *walk_subtrees = 0;
+  if (TREE_CODE (*tp) == ADDR_EXPR
+      && refers_to_labels (get_base_address (TREE_OPERAND (*tp, 0)),
+			   current_function_decl))
+    return *tp;
+  if (refers_to_labels (*tp, current_function_decl))
+    {
+      vec<tree> *tables = (vec<tree> *) wi->info;
+      if (!tables->contains (*tp))
+	tables->safe_push (*tp);
+    }
+  return NULL_TREE;
+}
+
+/* Finds the statics of the current function its code reads that refer to
+   its labels.  False if the code takes the address of one.  */
+static bool
+find_label_tables (vec<tree> *tables)
+{
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      {
+	walk_stmt_info wi;
+	memset (&wi, 0, sizeof wi);
+	wi.info = tables;
+	if (walk_gimple_op (gsi_stmt (gsi), collect_label_tables, &wi))
+	  return false;
+      }
+  return true;
+}
+
+/* May the current function be copied, though GCC would not copy it (see
+   Label tables above)?  */
+static bool
+label_tables_copyable (void)
+{
+  if (!cfun->has_forced_label_in_static || cfun->has_nonlocal_label
+      || lookup_attribute ("noclone",
+			   DECL_ATTRIBUTES (current_function_decl)))
+    return false;
+  auto_vec<tree> tables;
+  if (!find_label_tables (&tables))
+    return false;
+  for (tree table : tables)
+    if (!copyable_label_table (table, current_function_decl))
+      return false;
+  return true;
+}
+
 /* Can NODE, to be instrumented, have a clone that its entry check calls
    with its own arguments?  */
 static bool
@@ -125,16 +242,160 @@ can_have_unsampled_clone (cgraph_node *node,
 	  && TREE_CODE (DECL_CONTEXT (decl)) == FUNCTION_DECL)
       || lookup_attribute ("naked", attrs)
       || lookup_attribute ("interrupt", attrs)
-      || lookup_attribute ("target_clones", attrs)
-      || !tree_versionable_function_p (decl))
+      || lookup_attribute ("target_clones", attrs))
     return false;
   tree result = DECL_RESULT (decl);
   if (result && DECL_BY_REFERENCE (result))
     return false;
   push_cfun (DECL_STRUCT_FUNCTION (decl));
   bool own_frame = body_prevents_clone ();
+  bool versionable = tree_versionable_function_p (decl)
+		     || label_tables_copyable ();
   pop_cfun ();
-  return !own_frame;
+  return versionable && !own_frame;
+}
+
+/* walk_gimple_op callback: replaces the tables of the hash map in the
+   walk's info by their copies.  */
+static tree
+replace_label_tables (tree *tp, int *walk_subtrees, void *data)
+{
+  walk_stmt_info *wi = (walk_stmt_info *) data;
+  if (TYPE_P (*tp) || DECL_P (*tp))
+    *walk_subtrees = 0;
+  if (tree *copy = ((hash_map<tree, tree> *) wi->info)->get (*tp))
+    {
+      *tp = *copy;
+      wi->changed = true;
+    }
+  return NULL_TREE;
+}
+
+/* walk_tree callback: replaces the labels of the hash map DATA by their
+   copies.  */
+static tree
+replace_labels (tree *tp, int *walk_subtrees, void *data)
+{
+  if (TYPE_P (*tp))
+    *walk_subtrees = 0;
+  else if (TREE_CODE (*tp) == LABEL_DECL)
+    if (tree *copy = ((hash_map<tree, tree> *) data)->get (*tp))
+      *tp = *copy;
+  return NULL_TREE;
+}
+
+/* Gives the current function, a clone of ORIGINAL with label tables, its
+   own copies of the tables, with its own labels (see Label tables above).
+   False if a label has no copy.  */
+static bool
+copy_label_tables (tree original)
+{
+  /* The copies of the labels, by their originals (copies of a decl have
+     it as their abstract origin).  */
+  hash_map<tree, tree> labels;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      if (glabel *label = dyn_cast<glabel *> (gsi_stmt (gsi)))
+	{
+	  tree copy = gimple_label_label (label);
+	  if (DECL_ABSTRACT_ORIGIN (copy))
+	    labels.put (DECL_ABSTRACT_ORIGIN (copy), copy);
+	}
+      else
+	break;
+
+  auto_vec<tree> tables;
+  /* Read as the original's: the copy shares its statics.  */
+  tree self = current_function_decl;
+  current_function_decl = original;
+  bool found = find_label_tables (&tables);
+  current_function_decl = self;
+  if (!found)
+    return false;
+
+  hash_map<tree, tree> copies;
+  for (tree table : tables)
+    {
+      tree copy = copy_node (table);
+      DECL_CONTEXT (copy) = current_function_decl;
+      DECL_ARTIFICIAL (copy) = 1;
+      DECL_IGNORED_P (copy) = 1;
+      SET_DECL_ASSEMBLER_NAME (copy, NULL_TREE);
+      tree init = unshare_expr (DECL_INITIAL (table));
+      walk_tree (&init, replace_labels, &labels, NULL);
+      if (walk_tree_without_duplicates (&init, label_or_local_static,
+					original))
+	return false;
+      DECL_INITIAL (copy) = init;
+      copies.put (table, copy);
+    }
+  for (tree table : tables)
+    {
+      tree copy = *copies.get (table);
+      varpool_node::finalize_decl (copy);
+      /* As the front end's variables are before IPA: the output keeps
+	 only the analysed ones the code uses.  */
+      varpool_node *node = varpool_node::get (copy);
+      if (!node->analyzed)
+	node->analyze ();
+    }
+
+  FOR_EACH_BB_FN (bb, cfun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      {
+	walk_stmt_info wi;
+	memset (&wi, 0, sizeof wi);
+	wi.info = &copies;
+	walk_gimple_op (gsi_stmt (gsi), replace_label_tables, &wi);
+	if (wi.changed)
+	  update_stmt (gsi_stmt (gsi));
+      }
+  /* Like the original, the clone may not be copied itself.  */
+  cfun->has_forced_label_in_static = 1;
+  cfun->cannot_be_copied_set = 0;
+  cfun->cannot_be_copied_reason = NULL;
+  cgraph_edge::rebuild_references ();
+  return true;
+}
+
+/* ORIGINAL's clone, or NULL: versioned as GCC would, or with its own
+   label tables.  */
+static cgraph_node *
+make_unsampled_clone (cgraph_node *original)
+{
+  function *fn = DECL_STRUCT_FUNCTION (original->decl);
+  bool label_tables = !tree_versionable_function_p (original->decl);
+  /* Let GCC copy it: the label tables are copied below.  */
+  const char *reason = fn->cannot_be_copied_reason;
+  if (label_tables)
+    {
+      fn->has_forced_label_in_static = 0;
+      fn->cannot_be_copied_set = 0;
+      fn->cannot_be_copied_reason = NULL;
+    }
+  cgraph_node *clone
+    = original->create_version_clone_with_body (vNULL, NULL, NULL, NULL,
+						NULL, "unsampled");
+  if (label_tables)
+    {
+      fn->has_forced_label_in_static = 1;
+      fn->cannot_be_copied_set = 1;
+      fn->cannot_be_copied_reason = reason;
+    }
+  if (!clone || !label_tables)
+    return clone;
+  push_cfun (DECL_STRUCT_FUNCTION (clone->decl));
+  bool copied = copy_label_tables (original->decl);
+  pop_cfun ();
+  if (!copied)
+    {
+      clone->remove ();
+      return NULL;
+    }
+  return clone;
 }
 
 /* Every clone made, by its original.  Lives through the first pass only:
@@ -306,9 +567,7 @@ create_unsampled_clones (void)
   other_units_clones = new hash_map<tree, tree>;
   for (cgraph_node *original : originals)
     {
-      cgraph_node *clone
-	= original->create_version_clone_with_body (vNULL, NULL, NULL, NULL,
-						    NULL, "unsampled");
+      cgraph_node *clone = make_unsampled_clone (original);
       if (!clone)
 	continue;
       tree decl = clone->decl;
@@ -385,22 +644,46 @@ called_only_from_dispatching (cgraph_node *original,
   return true;
 }
 
+/* May NODE, without sites of its own, get some by inlining: does it call
+   a function of the unit with sites?  (lua's luaD_callnoyield and
+   luaD_call, which the inliner gives the sites of their static helper
+   ccall: without a clone they ran instrumented with sampling off, and so
+   did the interpreter loop they call.)  */
+static bool
+may_inline_sites (cgraph_node *node, hash_set<tree> &with_sites)
+{
+  for (cgraph_edge *e = node->callees; e; e = e->next_callee)
+    if (with_sites.contains (e->callee->ultimate_alias_target ()->decl))
+      return true;
+  return false;
+}
+
 void
 keep_unsampled_clones (void)
 {
   if (!clones)
     return;
+  hash_set<tree> with_sites;
+  cgraph_node *node;
+  FOR_EACH_FUNCTION_WITH_GIMPLE_BODY (node)
+    if (DECL_STRUCT_FUNCTION (node->decl)
+	&& count_markers (DECL_STRUCT_FUNCTION (node->decl)))
+      with_sites.add (node->decl);
+  /* The functions sure to dispatch: sites of their own.  */
   hash_set<tree> dispatching;
   for (tree decl : cloned_in_order)
-    if (count_markers (DECL_STRUCT_FUNCTION (decl)))
+    if (with_sites.contains (decl))
       dispatching.add (decl);
   for (tree decl : cloned_in_order)
     {
       tree clone_decl = *clones->get (decl);
-      if (!dispatching.contains (decl))
-	continue;
       cgraph_node *original = cgraph_node::get (decl);
-      if (called_only_from_dispatching (original, dispatching))
+      /* Kept until after the inliner (release_unneeded_clones).  */
+      bool maybe = !dispatching.contains (decl)
+		   && may_inline_sites (original, with_sites);
+      if (!dispatching.contains (decl) && !maybe)
+	continue;
+      if (!maybe && called_only_from_dispatching (original, dispatching))
 	{
 	  /* Its clone is an ordinary local function, which IPA may inline,
 	     specialise for its callers (the other clones) or remove, so
@@ -436,6 +719,23 @@ keep_unsampled_clones (void)
   cloned_in_order.release ();
 }
 
+/* Will NODE have sites once the inliner's decisions are applied: its own,
+   or an inlined callee's?  */
+static bool
+will_have_sites (cgraph_node *node)
+{
+  cgraph_node *body = node;
+  while (body->clone_of && !gimple_has_body_p (body->decl))
+    body = body->clone_of;
+  function *fn = DECL_STRUCT_FUNCTION (body->decl);
+  if (fn && fn->cfg && count_markers (fn))
+    return true;
+  for (cgraph_edge *e = node->callees; e; e = e->next_callee)
+    if (!e->inline_failed && will_have_sites (e->callee))
+      return true;
+  return false;
+}
+
 void
 release_unneeded_clones (void *, void *)
 {
@@ -448,9 +748,11 @@ release_unneeded_clones (void *, void *)
       if (!node->force_output || !is_unsampled_clone (node->decl))
 	continue;
       cgraph_node *user = cgraph_node::get (original_of (node->decl));
-      /* Its function was inlined everywhere, or removed: nothing will
-	 dispatch to it, and it stays only if the other clones call it.  */
-      if (!user || !user->definition || user->inlined_to)
+      /* Its function was inlined everywhere, or removed, or gets no
+	 sites from the inliner after all: nothing will dispatch to it,
+	 and it stays only if the other clones call it.  */
+      if (!user || !user->definition || user->inlined_to
+	  || !will_have_sites (user))
 	{
 	  node->force_output = false;
 	  released = true;

@@ -69,6 +69,33 @@ static int once(int x)
     return x > 4 ? 0 : 2;
 }
 
+/* No sites of its own: it gets those of gains_once, which the IPA
+   inliner inlines into it (a static function called once), and must then
+   dispatch to its clone as any function with sites (lua's
+   luaD_callnoyield, with its helper ccall).  */
+static int gains_once(int x)
+{
+    probe("gains");
+    for (int i = 0; i < x; i++) {
+        sink += i * 5;
+        sink ^= i;
+        sink += x * i;
+        sink -= i >> 2;
+        sink += i * 9;
+        sink ^= x;
+        sink += i * 13;
+        sink -= x >> 3;
+    }
+    return x > 3 ? 1 : 4;
+}
+
+__attribute__((noinline)) int gains_sites(int x)
+{
+    return gains_once(x);
+}
+
+int (*volatile gains_pointer)(int) = gains_sites;
+
 /* Static, but called from a function without sites, which has nothing to
    dispatch with: it must go to its clone itself.  */
 static __attribute__((noinline)) int from_plain(int x)
@@ -101,6 +128,50 @@ __attribute__((noinline)) int in_protected(int x)
 }
 
 int (*volatile protected_pointer)(int (*)(int), int) = protected_call;
+
+/* GCC copies no function that keeps its labels' addresses in a static
+   table (lua's interpreter loop); the plugin does, and gives the clone a
+   table of its own labels: with sampling off, the code at the labels is
+   the clone's (the probe at op_call says), and so is what it calls: a
+   function of its unit, another unit's, and one reached through a
+   pointer.  */
+__attribute__((noinline)) int uncopied_callee(int x)
+{
+    probe("uncopied_callee");
+    return x > 2 ? x : -x;
+}
+
+__attribute__((noinline)) int uncopied_pointee(int x)
+{
+    probe("uncopied_pointee");
+    return x > 4 ? 1 : 2;
+}
+
+int (*volatile uncopied_pointer)(int) = uncopied_pointee;
+
+__attribute__((noinline)) int interpret(const unsigned char *code)
+{
+    static const void *const table[] = { &&op_call, &&op_pointer, &&op_other,
+                                         &&op_end };
+    int acc = 1;
+    probe("interpret");
+    goto *table[*code++];
+op_call:
+    probe("op_call");
+    acc += uncopied_callee(acc);
+    goto *table[*code++];
+op_pointer:
+    acc += uncopied_pointer(acc);
+    goto *table[*code++];
+op_other:
+    if (acc != 7)
+        acc += other_unit(acc);
+    goto *table[*code++];
+op_end:
+    return acc > 0 ? acc : -acc;
+}
+
+int (*volatile interpret_pointer)(const unsigned char *) = interpret;
 
 /* Aggregates come back through the clone too: in registers, and in
    memory.  */
@@ -146,6 +217,9 @@ int main(void)
     struct big b = big_pointer(5);
     total += (int)(p.a + p.b + b.v[0] + b.v[5]) - 16;
     total += direct_with_helper(3) + once(7) + without_sites_pointer(5);
+    static const unsigned char program[] = { 0, 1, 2, 3 };
+    total += interpret_pointer(program) - 14;
+    total += gains_pointer(5) - 1;
     total += expensive_check(total);
     pthread_t thread;
     if (pthread_create(&thread, NULL, thread_main, &total) != 0
