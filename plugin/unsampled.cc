@@ -120,8 +120,8 @@ body_prevents_clone (void)
    matters most there: without one, the loop and everything it calls run
    instrumented with sampling off.  So such a function is cloned all the
    same when each static of its own that its code reads and whose
-   initializer mentions a label or another such static is a read-only
-   table of labels whose address the code does not take; the clone
+   initializer mentions a label or another such static is a table of
+   labels that the code neither writes nor takes the address of; the clone
    gets a copy of each table, with its own labels (copy_label_tables).  */
 
 /* walk_tree callback: is *TP a label or a static variable of the
@@ -157,13 +157,14 @@ refers_to_labels (tree var, tree fn)
 					  label_or_local_static, fn);
 }
 
-/* Is VAR, which refers to labels, a table of FN's labels that a copy of
-   FN may have a copy of?  */
+/* Is VAR, which refers to labels and which FN's code neither writes nor
+   takes the address of (find_label_tables), a table of FN's labels that a
+   copy of FN may have a copy of?  Read-only then, declared so or not: a
+   static of FN is reachable from FN alone.  */
 static bool
 copyable_label_table (tree var, tree fn)
 {
-  return TREE_READONLY (var) && !TREE_THIS_VOLATILE (var)
-	 && !TREE_PUBLIC (var)
+  return !TREE_THIS_VOLATILE (var) && !TREE_PUBLIC (var)
 	 && !walk_tree_without_duplicates (&DECL_INITIAL (var), local_static,
 					   fn);
 }
@@ -191,8 +192,26 @@ collect_label_tables (tree *tp, int *walk_subtrees, void *data)
   return NULL_TREE;
 }
 
+/* Does STMT write to a static of the current function that refers to
+   labels?  */
+static bool
+writes_label_table (gimple *stmt)
+{
+  auto_vec<tree, 4> written;
+  if (gimple_has_lhs (stmt) && gimple_get_lhs (stmt))
+    written.safe_push (gimple_get_lhs (stmt));
+  if (gasm *asm_stmt = dyn_cast<gasm *> (stmt))
+    for (unsigned i = 0; i < gimple_asm_noutputs (asm_stmt); i++)
+      written.safe_push (TREE_VALUE (gimple_asm_output_op (asm_stmt, i)));
+  for (tree lhs : written)
+    if (refers_to_labels (get_base_address (lhs), current_function_decl))
+      return true;
+  return false;
+}
+
 /* Finds the statics of the current function its code reads that refer to
-   its labels.  False if the code takes the address of one.  */
+   its labels.  False if the code takes the address of one or writes to
+   one.  */
 static bool
 find_label_tables (vec<tree> *tables)
 {
@@ -201,6 +220,8 @@ find_label_tables (vec<tree> *tables)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
 	 gsi_next (&gsi))
       {
+	if (writes_label_table (gsi_stmt (gsi)))
+	  return false;
 	walk_stmt_info wi;
 	memset (&wi, 0, sizeof wi);
 	wi.info = tables;

@@ -249,6 +249,39 @@ for unsampled in 1 0; do
     done
 done
 
+# Label tables: the clone of a function with a read-only table of labels
+# runs its own code at the labels; one whose table is written or whose
+# table's address escapes is not cloned.  Each computes what plain does.
+gcc -O2 "$here/unsampled/label-tables.c" "$here/unsampled/probe.c" \
+    -o "$scratch/label-tables-plain" &&
+    "$scratch/label-tables-plain" | tail -n 1 >"$scratch/label-tables.want"
+if ! "$wrapper" -O2 -no-pie -fchecking -fplugin-arg-sampler-schemes=branches \
+        "$here/unsampled/label-tables.c" "$scratch/probe.o" \
+        -o "$scratch/label-tables" >"$scratch/out" 2>&1; then
+    fail "label tables: compile" "$scratch/out"
+else
+    for sparsity in 0 1; do
+        got=$(SAMPLER_SPARSITY=$sparsity SAMPLER_FILE="$scratch/lt-report.%p" \
+            "$scratch/label-tables" | while read -r what addr rest; do
+                if [ "$what" = r ]; then
+                    echo "$what $addr $rest"
+                else
+                    echo "$what $(addr2line -f -e "$scratch/label-tables" "$addr" |
+                        head -n 1 | sed -E 's/\.cold$//')"
+                fi
+            done | tr '\n' ' ')
+        clone=
+        [ $sparsity = 0 ] && clone=.unsampled.0
+        want="dbl relative$clone dbl relative$clone b mutable_table b mutable_table b mutable_table ea escaping eb escaping $(cat "$scratch/label-tables.want") "
+        if [ "$got" = "$want" ]; then
+            pass "label tables, sparsity $sparsity: the right copies ran, with plain's results"
+        else
+            printf 'want: %s\ngot:  %s\n' "$want" "$got" >"$scratch/out"
+            fail "label tables, sparsity $sparsity: the right copies ran, with plain's results" "$scratch/out"
+        fi
+    done
+fi
+
 # --- Code growth through nested inline functions ----------------------------
 # A call to a function with sites is shared by the fast and slow copies, so
 # a callee inlined later appears once per call, as in the plain build; were
