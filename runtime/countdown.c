@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -50,17 +51,23 @@ static inline uint64_t rotate_left(uint64_t x, int k)
     return (x << k) | (x >> (64 - k));
 }
 
-static inline uint64_t random64(struct sampler_stream *stream)
+/* The generator's state, in a structure of its own: stream_refill keeps
+   it in registers for a whole bank (in the stream, GCC loaded and stored
+   it at every draw, as the rare ways out of a draw call exp and log).  */
+struct xoshiro {
+    uint64_t s0, s1, s2, s3;
+};
+
+static inline uint64_t random64(struct xoshiro *x)
 {
-    uint64_t *s = stream->random;
-    uint64_t result = rotate_left(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotate_left(s[3], 45);
+    uint64_t result = rotate_left(x->s1 * 5, 7) * 9;
+    uint64_t t = x->s1 << 17;
+    x->s2 ^= x->s0;
+    x->s3 ^= x->s1;
+    x->s1 ^= x->s2;
+    x->s0 ^= x->s3;
+    x->s2 ^= t;
+    x->s3 = rotate_left(x->s3, 45);
     return result;
 }
 
@@ -119,24 +126,25 @@ static void ziggurat_setup(void)
 }
 
 /* A uniform on (0, 1].  */
-static double uniform_pos(struct sampler_stream *stream)
+static double uniform_pos(struct xoshiro *random)
 {
-    return (double)((random64(stream) >> 11) + 1) * 0x1p-53;
+    return (double)((random64(random) >> 11) + 1) * 0x1p-53;
 }
 
-static double draw_exponential(struct sampler_stream *stream)
+static double draw_exponential(struct xoshiro *random)
 {
     for (;;) {
-        uint64_t bits = random64(stream);
+        uint64_t bits = random64(random);
         unsigned layer = (unsigned)(bits & (ZIGGURAT_LAYERS - 1));
-        uint64_t point = bits >> 8;   /* 56 bits */
-        if (point < ziggurat.inside[layer])
+        /* 56 bits: as signed, one instruction to convert.  */
+        int64_t point = (int64_t)(bits >> 8);
+        if ((uint64_t)point < ziggurat.inside[layer])
             return (double)point * ziggurat.width[layer];
         if (layer == 0)   /* the tail beyond R is R plus an exponential */
-            return ZIGGURAT_R - log(uniform_pos(stream));
+            return ZIGGURAT_R - log(uniform_pos(random));
         double x = (double)point * ziggurat.width[layer];
         double below = ziggurat.height[layer];
-        if (below + uniform_pos(stream) * (ziggurat.height[layer - 1] - below) < exp(-x))
+        if (below + uniform_pos(random) * (ziggurat.height[layer - 1] - below) < exp(-x))
             return x;
     }
 }
@@ -146,12 +154,15 @@ static double draw_exponential(struct sampler_stream *stream)
    stretch of length -log(1 - p) is 1 - p times the previous one); log1p
    keeps log(1 - p) exact for tiny p.  Sparsity above 1 only
    (stream_refill).  */
-static long draw_geometric(struct sampler_stream *stream)
+static long draw_geometric(struct xoshiro *random, double visits_per_unit)
 {
-    double skipped = draw_exponential(stream) * stream->visits_per_unit;
-    /* Only reachable where long has 32 bits: stay below the "off" value.  */
+    double skipped = draw_exponential(random) * visits_per_unit;
+#if LONG_MAX / 64 < SAMPLER_SPARSITY_MAX
+    /* Where long has 32 bits: stay below the "off" value.  (An exponential
+       draw is below 45, R plus -log of the least uniform, 2^-53.)  */
     if (skipped >= (double)(SAMPLER_COUNTDOWN_OFF - 1))
         return SAMPLER_COUNTDOWN_OFF - 1;
+#endif
     return 1 + (long)skipped;
 }
 
@@ -163,9 +174,17 @@ static void stream_refill(struct sampler_stream *stream)
     if (stream->sparsity == 1)
         for (unsigned i = 0; i < SAMPLER_BANK_SIZE; i++)
             stream->bank.countdowns[i] = 1;
-    else
+    else {
+        struct xoshiro random = { stream->random[0], stream->random[1],
+                                  stream->random[2], stream->random[3] };
+        double visits_per_unit = stream->visits_per_unit;
         for (unsigned i = 0; i < SAMPLER_BANK_SIZE; i++)
-            stream->bank.countdowns[i] = draw_geometric(stream);
+            stream->bank.countdowns[i] = draw_geometric(&random, visits_per_unit);
+        stream->random[0] = random.s0;
+        stream->random[1] = random.s1;
+        stream->random[2] = random.s2;
+        stream->random[3] = random.s3;
+    }
     stream->bank.next = 0;
 }
 
