@@ -164,7 +164,7 @@ refers_to_labels (tree var, tree fn)
 static bool
 copyable_label_table (tree var, tree fn)
 {
-  return !TREE_THIS_VOLATILE (var) && !TREE_PUBLIC (var)
+  return !TREE_THIS_VOLATILE (var)
 	 && !walk_tree_without_duplicates (&DECL_INITIAL (var), local_static,
 					   fn);
 }
@@ -343,7 +343,9 @@ copy_label_tables (tree original)
       DECL_CONTEXT (copy) = current_function_decl;
       DECL_ARTIFICIAL (copy) = 1;
       DECL_IGNORED_P (copy) = 1;
+      /* A name and a symbol of its own.  */
       SET_DECL_ASSEMBLER_NAME (copy, NULL_TREE);
+      SET_DECL_RTL (copy, NULL);
       tree init = unshare_expr (DECL_INITIAL (table));
       walk_tree (&init, replace_labels, &labels, NULL);
       if (walk_tree_without_duplicates (&init, label_or_local_static,
@@ -699,12 +701,13 @@ keep_unsampled_clones (void)
     {
       tree clone_decl = *clones->get (decl);
       cgraph_node *original = cgraph_node::get (decl);
-      /* Kept until after the inliner (release_unneeded_clones).  */
-      bool maybe = !dispatching.contains (decl)
-		   && may_inline_sites (original, with_sites);
-      if (!dispatching.contains (decl) && !maybe)
-	continue;
-      if (!maybe && called_only_from_dispatching (original, dispatching))
+      if (!dispatching.contains (decl))
+	{
+	  /* Kept until the inliner has decided (release_unneeded_clones).  */
+	  if (!may_inline_sites (original, with_sites))
+	    continue;
+	}
+      else if (called_only_from_dispatching (original, dispatching))
 	{
 	  /* Its clone is an ordinary local function, which IPA may inline,
 	     specialise for its callers (the other clones) or remove, so

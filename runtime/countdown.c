@@ -34,11 +34,19 @@ SAMPLER_EXPORT int __sampler_off;
 static atomic_long current_sparsity;
 atomic_uint sampler_sparsity_generation;
 
+/* The generator's state (see random64), never all zero.  A structure of
+   its own, so that stream_refill keeps a copy in registers for a whole
+   bank: in the stream, GCC loaded and stored it at every draw, as the rare
+   ways out of a draw call exp and log.  */
+struct xoshiro {
+    uint64_t s0, s1, s2, s3;
+};
+
 struct sampler_stream {
     struct sampler_bank bank;  /* first: see sampler_countdown_next_preserving */
     long sparsity;
     double visits_per_unit;  /* -1 / log(1 - 1/sparsity); unused at sparsity 1 */
-    uint64_t random[4];      /* xoshiro256** state, never all zero */
+    struct xoshiro random;
 };
 
 /* The generator: xoshiro256** (Blackman and Vigna, "Scrambled linear
@@ -50,13 +58,6 @@ static inline uint64_t rotate_left(uint64_t x, int k)
 {
     return (x << k) | (x >> (64 - k));
 }
-
-/* The generator's state, in a structure of its own: stream_refill keeps
-   it in registers for a whole bank (in the stream, GCC loaded and stored
-   it at every draw, as the rare ways out of a draw call exp and log).  */
-struct xoshiro {
-    uint64_t s0, s1, s2, s3;
-};
 
 static inline uint64_t random64(struct xoshiro *x)
 {
@@ -71,15 +72,22 @@ static inline uint64_t random64(struct xoshiro *x)
     return result;
 }
 
+static uint64_t splitmix64(uint64_t *seed)
+{
+    *seed += UINT64_C(0x9e3779b97f4a7c15);
+    uint64_t z = *seed;
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
 static void random_seed(struct sampler_stream *stream, uint64_t seed)
 {
-    for (int i = 0; i < 4; i++) {
-        seed += UINT64_C(0x9e3779b97f4a7c15);
-        uint64_t z = seed;
-        z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-        z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-        stream->random[i] = z ^ (z >> 31);
-    }
+    struct xoshiro *x = &stream->random;
+    x->s0 = splitmix64(&seed);
+    x->s1 = splitmix64(&seed);
+    x->s2 = splitmix64(&seed);
+    x->s3 = splitmix64(&seed);
 }
 
 /* Exponential draws by the ziggurat method (Marsaglia and Tsang, "The
@@ -175,15 +183,11 @@ static void stream_refill(struct sampler_stream *stream)
         for (unsigned i = 0; i < SAMPLER_BANK_SIZE; i++)
             stream->bank.countdowns[i] = 1;
     else {
-        struct xoshiro random = { stream->random[0], stream->random[1],
-                                  stream->random[2], stream->random[3] };
+        struct xoshiro random = stream->random;
         double visits_per_unit = stream->visits_per_unit;
         for (unsigned i = 0; i < SAMPLER_BANK_SIZE; i++)
             stream->bank.countdowns[i] = draw_geometric(&random, visits_per_unit);
-        stream->random[0] = random.s0;
-        stream->random[1] = random.s1;
-        stream->random[2] = random.s2;
-        stream->random[3] = random.s3;
+        stream->random = random;
     }
     stream->bank.next = 0;
 }

@@ -249,9 +249,10 @@ for unsampled in 1 0; do
     done
 done
 
-# Label tables: the clone of a function with a read-only table of labels
-# runs its own code at the labels; one whose table is written or whose
-# table's address escapes is not cloned.  Each computes what plain does.
+# Label tables: the clone of a function whose table of labels the code
+# neither writes nor takes the address of runs its own code at the labels;
+# one whose table is written or whose address escapes is not cloned.  Each
+# computes what plain does.
 gcc -O2 "$here/unsampled/label-tables.c" "$here/unsampled/probe.c" \
     -o "$scratch/label-tables-plain" &&
     "$scratch/label-tables-plain" | tail -n 1 >"$scratch/label-tables.want"
@@ -341,7 +342,8 @@ else
 fi
 
 # --- Markers weigh nothing in the inliners' estimates ----------------------
-# Small static functions with sites, which plain -O2 inlines everywhere.
+# Small static functions with sites, which plain -O2 inlines everywhere
+# (calls and tail calls counted, IPA's copies of the callee included).
 # push, called four times: its markers (asm statements, one instruction
 # each to the inliners) made it look too big, and every call stayed a
 # call in the instrumented code.  slot (the shape of lua's index2value),
@@ -400,7 +402,8 @@ calls_of () {
     gcc -O2 "$@" -S "$scratch/inline-weight.c" -o - |
         awk -v callee="$callee" '
              /^[A-Za-z_.$][A-Za-z0-9_.$]*:$/ && !/^\.L/ { fn = $0 }
-             $1 == "call" && $2 == callee && fn !~ /unsampled/ { n++ }
+             ($1 == "call" || $1 == "jmp") && fn !~ /unsampled/ &&
+                 ($2 == callee || index($2, callee ".") == 1) { n++ }
              END { print n + 0 }'
 }
 for callee in push slot; do
