@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """The overhead of sampler on real programs, against plain -O2 and gcov.
 
-Builds each program of programs.py four ways:
+Builds each program of programs.py five ways:
   plain  gcc -O2
   gcov   gcc -O2 -fprofile-arcs
   brs    sampler-gcc -O2, schemes branches, returns, scalar-pairs
+  br     sampler-gcc -O2, schemes branches, returns
   all    sampler-gcc -O2, every scheme
 and runs them as these configurations:
   plain, gcov, brs at SAMPLER_SPARSITY 0 (off), 10000, 1000, 100 and 1,
-  all at 1000.
+  br at 1000, all at 1000.
 Runs are interleaved (round after round, every configuration once per
 round), so that the machine's slow and fast moments fall on all of them;
 each figure is the median of the rounds, and a ratio is the median over the
@@ -26,7 +27,9 @@ Usage: bench.py --build-dir BUILD [--programs bzip2,lua] [--runs 5]
 """
 
 import argparse
+import csv
 import hashlib
+import io
 import json
 import math
 import os
@@ -44,6 +47,7 @@ sys.path.insert(0, HERE)
 import programs  # noqa: E402
 
 BRS = "branches,returns,scalar-pairs"
+BR = "branches,returns"
 ALL = "checks,branches,returns,scalar-pairs,float-kinds,function-entries,bounds"
 
 # Build variants: compiler ("gcc" or "sampler") and flags.
@@ -51,6 +55,7 @@ VARIANTS = {
     "plain": ("gcc", ["-O2"]),
     "gcov": ("gcc", ["-O2", "-fprofile-arcs"]),
     "brs": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=" + BRS]),
+    "br": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=" + BR]),
     "all": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=" + ALL]),
 }
 
@@ -63,6 +68,7 @@ CONFIGS = [
     ("brs-1000", "brs", "1000"),
     ("brs-100", "brs", "100"),
     ("brs-1", "brs", "1"),
+    ("br-1000", "br", "1000"),
     ("all-1000", "all", "1000"),
 ]
 
@@ -293,6 +299,22 @@ class Bench:
         raise RuntimeError("callgrind gave no count for %s: %s"
                            % (program.name, proc.stderr[-500:]))
 
+    def sampled_visits(self, binary, scratch):
+        """The visits the reports in SCRATCH sampled (each counts one), all
+        sites and schemes together; removes the reports."""
+        total = 0
+        for f in sorted(os.listdir(scratch)):
+            if not f.startswith("report-"):
+                continue
+            path = os.path.join(scratch, f)
+            out = subprocess.run(
+                [os.path.join(self.build, "bin", "sampler-report"), "show", path,
+                 "--binary", binary, "--format=csv", "--all"],
+                capture_output=True, text=True, check=True).stdout
+            total += sum(int(row["count"]) for row in csv.DictReader(io.StringIO(out)))
+            os.unlink(path)
+        return total
+
     def measure(self, program, configs):
         args = self.args
         builds = {}
@@ -335,11 +357,18 @@ class Bench:
                     record["instructions"] = self.instructions(
                         program, builds[variant]["binary"], sparsity,
                         args.callgrind_size, scratch)
+                    # Site visits, estimated as the sampled ones times the
+                    # sparsity: what sampling's cost grows with.
+                    sampled = self.sampled_visits(builds[variant]["binary"], scratch)
+                    if sparsity and sparsity != "0":
+                        record["site_visits"] = sampled * int(sparsity)
                 result["configs"][name] = record
             if args.callgrind_size:
                 base = result["configs"]["plain"]["instructions"]
                 for record in result["configs"].values():
                     record["instructions_ratio"] = record["instructions"] / base
+                    if "site_visits" in record:
+                        record["visits_per_instruction"] = record["site_visits"] / base
         return result
 
 
@@ -363,7 +392,7 @@ def summarize(results, configs):
             summary["instructions"][name] = geomean(
                 results["programs"][p]["configs"][name]["instructions_ratio"]
                 for p in progs)
-    for variant in ("gcov", "brs", "all"):
+    for variant in ("gcov", "brs", "br", "all"):
         if all(variant in results["programs"][p]["builds"] for p in progs):
             summary["text_" + variant] = geomean(
                 results["programs"][p]["builds"][variant]["text"]
@@ -415,6 +444,14 @@ def markdown(results, configs):
         table("Instructions (callgrind), ratio to plain (plain: count)",
               "instructions_ratio",
               lambda v, r: "%.3g" % r["instructions"] if v == 1.0 else "%.3f" % v)
+        if any("visits_per_instruction" in results["programs"][p]["configs"][n]
+               for p in progs for n in names):
+            add("Site visits per instruction of plain's run (the sampled visits "
+                "times the sparsity, so an estimate): sampling costs in "
+                "proportion to them, whatever the code around the sites does.")
+            add("")
+            table("Site visits per plain instruction", "visits_per_instruction",
+                  lambda v, r: "%.3f" % v)
     summary = results["summary"]
     add("### Geometric means over the programs")
     add("")
@@ -639,6 +676,32 @@ def main():
         for name, why in failed.items():
             print("bench: %s failed: %s" % (name, why), file=sys.stderr)
         sys.exit(1)
+    if args.smoke and not visits_agree(results):
+        sys.exit(1)
+
+
+def visits_agree(results):
+    """At sparsity 1 every visit is counted; at 1000 the sampled ones times
+    1000 estimate the same number, with a standard deviation of
+    sqrt(1000 V) for V visits.  Further apart than 4 of those (1 in 15,000
+    by chance; the seed is fixed) means the counts or the sampling are
+    wrong."""
+    ok = True
+    for name, result in results["programs"].items():
+        configs = result["configs"]
+        if "site_visits" not in configs.get("brs-1", {}) or \
+           "site_visits" not in configs.get("brs-1000", {}):
+            continue
+        exact = configs["brs-1"]["site_visits"]
+        estimate = configs["brs-1000"]["site_visits"]
+        bound = 4 * math.sqrt(1000 * exact)
+        agree = exact > 0 and abs(estimate - exact) <= bound
+        print("bench: %s: site visits %d counted at sparsity 1, %d estimated at "
+              "1000 (within %d: %s)" % (name, exact, estimate, bound,
+                                        "yes" if agree else "NO"),
+              file=sys.stderr if not agree else sys.stdout)
+        ok = ok and agree
+    return ok
 
 
 if __name__ == "__main__":
