@@ -8,8 +8,8 @@ Builds each program of programs.py five ways:
   br     sampler-gcc -O2, schemes branches, returns
   all    sampler-gcc -O2, every scheme
 and runs them as these configurations:
-  plain, gcov, brs at SAMPLER_SPARSITY 0 (off), 10000, 1000, 100 and 1,
-  br at 1000, all at 1000.
+  plain, gcov, brs at SAMPLER_SPARSITY 0 (off), 10000, 1000, 100, 1 and
+  10^9 (the fast copies alone), br at 1000, all at 1000.
 Runs are interleaved (round after round, every configuration once per
 round), so that the machine's slow and fast moments fall on all of them;
 each figure is the median of the rounds, and a ratio is the median over the
@@ -68,6 +68,9 @@ CONFIGS = [
     ("brs-1000", "brs", "1000"),
     ("brs-100", "brs", "100"),
     ("brs-1", "brs", "1"),
+    # Sampling on, but a sample about once in 10^9 visits: what the fast
+    # copies cost alone, with checks and the code around them.
+    ("brs-1000000000", "brs", "1000000000"),
     ("br-1000", "br", "1000"),
     ("all-1000", "all", "1000"),
 ]
@@ -360,7 +363,8 @@ class Bench:
                     # Site visits, estimated as the sampled ones times the
                     # sparsity: what sampling's cost grows with.
                     sampled = self.sampled_visits(builds[variant]["binary"], scratch)
-                    if sparsity and sparsity != "0":
+                    # (Too few samples say nothing of the visits.)
+                    if sparsity and sparsity != "0" and (sampled >= 100 or sparsity == "1"):
                         record["site_visits"] = sampled * int(sparsity)
                 result["configs"][name] = record
             if args.callgrind_size:
