@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""How much of the fast copies' cost is the countdown's own arithmetic.
+
+Runs a program's brs build (from a bench.py build tree) on its small
+workload under callgrind at sparsity 10^9, where sampling is on but almost
+nothing is sampled, counting each instruction of the executable, and adds
+up the executions of the instructions that do the countdown's work: a
+check (`subq $W, %fs:...` and the jump after it) and a refund (the same
+with a negative W, or `addq`).  What the fast copies cost beyond that is
+their effect on the code around them (registers, prologues, inlining).
+
+Usage: countdown-cost.py --build-dir BUILD PROGRAM...
+(BUILD as for bench.py, after a run that built the programs' brs variant.)
+"""
+
+import argparse
+import collections
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import programs  # noqa: E402
+
+COUNTDOWN_OP = re.compile(r"(subq|addq)\s+\$(0x[0-9a-f]+),.*%fs:")
+POSITION = re.compile(r"^(0x[0-9a-f]+|[+-]\d+|\*)$")
+
+
+def is_refund(match):
+    """A countdown operation that gives visits back."""
+    return match.group(1) == "addq" or int(match.group(2), 16) >= 1 << 63
+
+
+def is_check(instruction):
+    m = COUNTDOWN_OP.match(instruction)
+    return bool(m) and not is_refund(m)
+
+
+def disassembly(binary):
+    """Address -> instruction text, and the set of addresses of jumps that
+    follow a check."""
+    text = {}
+    after_check = set()
+    previous = None
+    out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", binary],
+                         capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        m = re.match(r"\s+([0-9a-f]+):\s+(.*)$", line)
+        if not m:
+            continue
+        address, instruction = int(m.group(1), 16), m.group(2)
+        text[address] = instruction
+        if previous is not None and instruction.startswith("j") \
+           and is_check(text[previous]):
+            after_check.add(address)
+        previous = address
+    return text, after_check
+
+
+def executions(binary, argv, stdin_path, scratch):
+    """Address in BINARY -> times executed (callgrind, --dump-instr)."""
+    out = os.path.join(scratch, "callgrind.out")
+    env = dict(os.environ, SAMPLER_SPARSITY="1000000000", SAMPLER_SEED="1",
+               SAMPLER_FILE=os.path.join(scratch, "report"))
+    with open(stdin_path, "rb") if stdin_path else open(os.devnull, "rb") as stdin:
+        subprocess.run(["valgrind", "--tool=callgrind", "--dump-instr=yes",
+                        "--callgrind-out-file=" + out] + argv, stdin=stdin,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       env=env, cwd=scratch, check=True)
+    counts = collections.Counter()
+    names = {}
+    current = 0
+    in_binary = False
+
+    def position(token):
+        if token.startswith("0x"):
+            return int(token, 16)
+        if token[0] in "+-":
+            return current + int(token)
+        return current
+
+    # "positions: instr line": each cost line is INSTR LINE IR, with
+    # positions absolute (0x...) or relative to the previous one.
+    with open(out) as f:
+        lines = iter(f)
+        for line in lines:
+            if line.startswith(("ob=", "cob=")):
+                m = re.match(r"c?ob=\((\d+)\)(?: (.*))?", line.rstrip("\n"))
+                if m.group(2):
+                    names[m.group(1)] = m.group(2)
+                if line.startswith("ob="):
+                    # callgrind names the executable itself "???" here.
+                    in_binary = names.get(m.group(1)) in (binary, "???")
+                continue
+            if line.startswith("calls="):
+                # The next line is the call's inclusive cost: not ours.
+                current = position(next(lines).split()[0])
+                continue
+            fields = line.split()
+            if len(fields) == 3 and POSITION.match(fields[0]):
+                current = position(fields[0])
+                if in_binary:
+                    counts[current] += int(fields[2])
+    return counts
+
+
+def measure(build, program):
+    work = os.path.join(build, "bench")
+    with open(os.path.join(work, program.name, "brs.json")) as f:
+        binary = json.load(f)["binary"]
+    text, after_check = disassembly(binary)
+    data = os.path.join(work, "data")
+    program.prepare_input(data, "small")
+    argv, stdin_path = program.command(binary, data, "small")
+    with tempfile.TemporaryDirectory(prefix="sampler-countdown-cost-") as scratch:
+        counts = executions(binary, argv, stdin_path, scratch)
+    kinds = collections.Counter()
+    for address, n in counts.items():
+        instruction = text.get(address, "")
+        m = COUNTDOWN_OP.match(instruction)
+        if m:
+            kinds["refunds" if is_refund(m) else "checks"] += n
+        elif address in after_check:
+            kinds["checks' jumps"] += n
+    return sum(counts.values()), kinds
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--build-dir", required=True)
+    parser.add_argument("programs", nargs="+")
+    args = parser.parse_args()
+    known = {p.name: p for p in programs.PROGRAMS}
+    for name in args.programs:
+        if name not in known:
+            parser.error("unknown program '%s'; known: %s" % (name, ", ".join(known)))
+    for name in args.programs:
+        total, kinds = measure(os.path.abspath(args.build_dir), known[name])
+        print("%s: %d instructions executed in the executable, of which checks %d, "
+              "their jumps %d, refunds %d" % (name, total, kinds["checks"],
+                                              kinds["checks' jumps"], kinds["refunds"]))
+
+
+if __name__ == "__main__":
+    main()
