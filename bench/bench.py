@@ -361,10 +361,10 @@ class Bench:
                         program, builds[variant]["binary"], sparsity,
                         args.callgrind_size, scratch)
                     # Site visits, estimated as the sampled ones times the
-                    # sparsity: what sampling's cost grows with.
+                    # sparsity: what sampling's cost grows with.  Too few
+                    # samples say nothing of them.
                     sampled = self.sampled_visits(builds[variant]["binary"], scratch)
-                    # (Too few samples say nothing of the visits.)
-                    if sparsity and sparsity != "0" and (sampled >= 100 or sparsity == "1"):
+                    if sparsity not in (None, "0") and sampled >= 100:
                         record["site_visits"] = sampled * int(sparsity)
                 result["configs"][name] = record
             if args.callgrind_size:
@@ -396,7 +396,7 @@ def summarize(results, configs):
             summary["instructions"][name] = geomean(
                 results["programs"][p]["configs"][name]["instructions_ratio"]
                 for p in progs)
-    for variant in ("gcov", "brs", "br", "all"):
+    for variant in [v for v in VARIANTS if v != "plain"]:
         if all(variant in results["programs"][p]["builds"] for p in progs):
             summary["text_" + variant] = geomean(
                 results["programs"][p]["builds"][variant]["text"]
@@ -693,11 +693,11 @@ def visits_agree(results):
     ok = True
     for name, result in results["programs"].items():
         configs = result["configs"]
-        if "site_visits" not in configs.get("brs-1", {}) or \
-           "site_visits" not in configs.get("brs-1000", {}):
+        if "brs-1" not in configs or "brs-1000" not in configs:
             continue
-        exact = configs["brs-1"]["site_visits"]
-        estimate = configs["brs-1000"]["site_visits"]
+        # No estimate (no report, or too few samples) is a failure too.
+        exact = configs["brs-1"].get("site_visits", 0)
+        estimate = configs["brs-1000"].get("site_visits", 0)
         bound = 4 * math.sqrt(1000 * exact)
         agree = exact > 0 and abs(estimate - exact) <= bound
         print("bench: %s: site visits %d counted at sparsity 1, %d estimated at "

@@ -11,6 +11,8 @@ their effect on the code around them (registers, prologues, inlining).
 
 Usage: countdown-cost.py --build-dir BUILD PROGRAM...
 (BUILD as for bench.py, after a run that built the programs' brs variant.)
+The total counts every object callgrind cannot name, as it names the
+executable itself, with the executable.
 """
 
 import argparse
@@ -110,7 +112,12 @@ def executions(binary, argv, stdin_path, scratch):
 
 def measure(build, program):
     work = os.path.join(build, "bench")
-    with open(os.path.join(work, program.name, "brs.json")) as f:
+    record = os.path.join(work, program.name, "brs.json")
+    if not os.path.exists(record):
+        sys.exit("countdown-cost.py: no brs build of %s in %s (run bench.py "
+                 "--build-dir %s --programs %s first)" % (program.name, work,
+                                                           build, program.name))
+    with open(record) as f:
         binary = json.load(f)["binary"]
     text, after_check = disassembly(binary)
     data = os.path.join(work, "data")
