@@ -128,10 +128,11 @@ tree asm_operand (const char *constraint, tree value);
 void discover_sites (void);
 
 /* Inserts before the marker STMT the call that observes its sites when
-   the countdown runs out there and sets NEXT to the countdown that follows
-   them; LEFT holds what was left of the countdown after the sites'
-   decrement (<= 0); VALUES is the function's values_array.  */
-gimple *build_sample_call (gimple *stmt, tree left, tree next, tree values);
+   the countdown runs out there (what is left of it after the sites'
+   decrement, <= 0, tells the runtime which of them are sampled) and sets
+   the countdown that follows them; VALUES is the function's
+   values_array.  */
+gimple *build_sample_call (gimple *stmt, tree values);
 /* The array in which build_sample_call passes the values of up to N
    scalar-pairs sites (with the assigned value): one per function, the
    groups of sites are never sampled at the same time.  */
@@ -146,7 +147,8 @@ tree plugin_variable (const char *name, tree type);
    analysed here, or they would never be output.  */
 void define_variable (tree decl);
 
-/* RESULT = FN (ARGS): a call to a runtime function that takes at most
+/* RESULT = FN (ARGS), or with RESULT NULL, FN (ARGS) that reads and sets
+   the thread's countdown: a call to a runtime function that takes at most
    four integer or pointer arguments and saves every register (see
    sampler-abi.h).  On x86-64 it is an asm statement that says only which
    registers carry the arguments and the result, so that the call does not
@@ -155,6 +157,13 @@ void define_variable (tree decl);
    reads.  */
 gimple *build_preserving_call (tree fn, const vec<tree> &args, tree result,
 			       tree memory = NULL_TREE);
+/* The first and last lines of that asm's text on x86-64: they step the
+   stack pointer over the red zone and back.  */
+extern const char preserving_call_red_zone_skip[];
+extern const char preserving_call_red_zone_return[];
+/* The pass that takes them out where the function keeps nothing in its red
+   zone, after the prologue is known (red-zone.cc).  */
+opt_pass *make_red_zone_pass (gcc::context *ctxt);
 
 /* Emits the counters, the unit descriptor, its registering constructor and
    the site table (section and file).  */

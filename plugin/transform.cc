@@ -76,15 +76,15 @@ const struct ggc_root_tab transform_gc_roots[] = {
   LAST_GGC_ROOT_TAB
 };
 
-/* A runtime function returning a countdown: `long NAME (void)', or
-   `long NAME (long)' when TAKES_COUNTDOWN.  */
+/* A runtime function of no arguments: `long NAME (void)', returning a
+   countdown, or `void NAME (void)', setting the thread's, with
+   SETS_COUNTDOWN.  */
 static tree
-runtime_function (const char *name, bool takes_countdown = false)
+runtime_function (const char *name, bool sets_countdown = false)
 {
-  tree type = build_function_type_list (long_integer_type_node,
-					takes_countdown
-					? long_integer_type_node : NULL_TREE,
-					NULL_TREE);
+  tree type = build_function_type_list (sets_countdown
+					? void_type_node
+					: long_integer_type_node, NULL_TREE);
   tree decl = build_fn_decl (name, type);
   TREE_PUBLIC (decl) = 1;
   DECL_EXTERNAL (decl) = 1;
@@ -1296,9 +1296,9 @@ go_to_if_off (basic_block bb, basic_block off, location_t loc)
 
 /* In a slow copy, or in a function that is not cloned, replaces the marker
    STMT, standing for K sites, by
-   `countdown -= K; if (countdown <= 0) countdown = SAMPLE (...)', where
-   SAMPLE is the runtime function that observes the sampled visits and
-   returns the next countdown (see sampler-abi.h).  A check's marker says
+   `countdown -= K; if (countdown <= 0) SAMPLE (...)', where SAMPLE is
+   the runtime function that observes the sampled visits and sets the next
+   countdown (see sampler-abi.h).  A check's marker says
    whether the check call runs: when sampled.  Returns the block after the
    site.  */
 static basic_block
@@ -1319,17 +1319,7 @@ make_slow_site (function_state *st, gimple *stmt)
   end_with_condition (test, NE_EXPR, ran_out, boolean_false_node, site,
 		      after, loc);
 
-  /* A single site runs out at exactly zero; a group reads how far.  */
-  seq = NULL;
-  tree left = k == 1 ? long_cst (0) : load (&seq, countdown_ref (), loc);
-  gsi = gsi_for_stmt (stmt);
-  gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
-  tree next = create_tmp_reg (long_integer_type_node, "sampler_next");
-  build_sample_call (stmt, left, next, st->values);
-  seq = NULL;
-  add_stmt (&seq, gimple_build_assign (countdown_ref (), next), loc);
-  gsi = gsi_for_stmt (stmt);
-  gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
+  build_sample_call (stmt, st->values);
   gsi = gsi_for_stmt (stmt);
   gsi_remove (&gsi, true);
 
@@ -1468,14 +1458,7 @@ count_padding (basic_block bb, int pad, location_t loc)
   append_seq (bb, seq);
   basic_block after = block_on_edge (single_succ_edge (bb), bb->count);
   basic_block skip = slow_block (after, bb->count);
-  seq = NULL;
-  tree left = load (&seq, countdown_ref (), loc);
-  append_seq (skip, seq);
-  tree next = create_tmp_reg (long_integer_type_node, "sampler_next");
-  auto_vec<tree> args;
-  args.safe_push (left);
-  append (skip, build_preserving_call (skip_fn, args, next), loc);
-  append (skip, gimple_build_assign (countdown_ref (), next), loc);
+  append (skip, build_preserving_call (skip_fn, vNULL, NULL_TREE), loc);
   make_single_succ_edge (skip, after, EDGE_FALLTHRU);
   end_with_condition (bb, NE_EXPR, ran_out, boolean_false_node, skip, after,
 		      loc);

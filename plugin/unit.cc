@@ -55,15 +55,15 @@ unit_counters_decl (void)
   return counters_decl;
 }
 
-/* A runtime function of the slow path: returns the next countdown (see
+/* A runtime function of the slow path: sets the next countdown (see
    sampler-abi.h), takes the unit's counters first.  */
 static tree
 sample_function (const char *name, tree type_1, tree type_2 = NULL_TREE,
 		 tree type_3 = NULL_TREE)
 {
   tree counters = build_pointer_type (long_long_unsigned_type_node);
-  tree type = build_function_type_list (long_integer_type_node, counters,
-					type_1, type_2, type_3, NULL_TREE);
+  tree type = build_function_type_list (void_type_node, counters, type_1,
+					type_2, type_3, NULL_TREE);
   tree decl = build_fn_decl (name, type);
   TREE_PUBLIC (decl) = 1;
   DECL_EXTERNAL (decl) = 1;
@@ -121,14 +121,19 @@ declare_sample_functions (void)
 					   long_double_type_node,
 					   integer_type_node);
   sample_fns.pairs_signed
-    = sample_function ("__sampler_pairs_signed", long_integer_type_node, ul,
+    = sample_function ("__sampler_pairs_signed", ul,
 		       build_pointer_type (build_qualified_type
 					   (ll, TYPE_QUAL_CONST)));
   sample_fns.pairs_unsigned
-    = sample_function ("__sampler_pairs_unsigned", long_integer_type_node, ul,
+    = sample_function ("__sampler_pairs_unsigned", ul,
 		       build_pointer_type (build_qualified_type
 					   (ull, TYPE_QUAL_CONST)));
 }
+
+#if defined(__x86_64__)
+const char preserving_call_red_zone_skip[] = "lea -128(%%rsp), %%rsp\n\t";
+const char preserving_call_red_zone_return[] = "\n\tlea 128(%%rsp), %%rsp";
+#endif
 
 gimple *
 build_preserving_call (tree fn, const vec<tree> &args, tree result,
@@ -139,12 +144,14 @@ build_preserving_call (tree fn, const vec<tree> &args, tree result,
   gcc_assert (args.length () <= ARRAY_SIZE (arg_registers));
   /* The arguments may be in any register (or be constants): the asm saves
      the argument registers, passes the values through the stack into them
-     and restores them, so that the only register it pins is the result's.
+     and restores them, so that the only register it pins is the result's,
+     if any.
      A fixed register per argument would keep the function's values out of
      those registers wherever they live across a slow copy's call, and so
      in the fast copy too, which shares them.  The call skips the red zone,
      where a function that makes no call of its own may keep data below the
-     stack pointer.  It goes through the GOT, bound when the program is
+     stack pointer (red-zone.cc drops the skip where the function keeps
+     nothing there).  It goes through the GOT, bound when the program is
      loaded, rather than a PLT entry, whose lazy binding may change R10 and
      R11.  */
   unsigned n = args.length ();
@@ -155,7 +162,7 @@ build_preserving_call (tree fn, const vec<tree> &args, tree result,
 	text.safe_push (*c);
     };
   char operand[16];
-  add ("lea -128(%%rsp), %%rsp\n\t");
+  add (preserving_call_red_zone_skip);
   for (unsigned i = 0; i < n; i++)
     {
       add ("push %%");
@@ -182,14 +189,20 @@ build_preserving_call (tree fn, const vec<tree> &args, tree result,
       add (arg_registers[i]);
       add ("\n\t");
     }
-  add ("lea 128(%%rsp), %%rsp");
+  add (preserving_call_red_zone_return);
   text.safe_push (0);
   vec<tree, va_gc> *inputs = NULL, *outputs = NULL, *clobbers = NULL;
-  vec_safe_push (outputs, asm_operand ("=a", result));
+  /* One output either way, so the arguments are %1 to %N.  */
+  if (result)
+    vec_safe_push (outputs, asm_operand ("=a", result));
+  else
+    vec_safe_push (outputs, asm_operand ("=m", countdown_reference ()));
   for (unsigned i = 0; i < n; i++)
     vec_safe_push (inputs, asm_operand ("re", args[i]));
   if (memory)
     vec_safe_push (inputs, asm_operand ("m", memory));
+  if (!result)
+    vec_safe_push (inputs, asm_operand ("m", countdown_reference ()));
   vec_safe_push (clobbers, build_tree_list (NULL_TREE, build_string (3, "cc")));
   gasm *call = gimple_build_asm_vec (ggc_strdup (text.address ()), inputs,
 				     outputs, clobbers, NULL);
@@ -198,7 +211,8 @@ build_preserving_call (tree fn, const vec<tree> &args, tree result,
 #else
   (void) memory;
   gcall *call = gimple_build_call_vec (fn, args);
-  gimple_call_set_lhs (call, result);
+  if (result)
+    gimple_call_set_lhs (call, result);
   return call;
 #endif
 }
@@ -263,7 +277,7 @@ values_array (unsigned n)
 }
 
 gimple *
-build_sample_call (gimple *stmt, tree left, tree next, tree values)
+build_sample_call (gimple *stmt, tree values)
 {
   declare_sample_functions ();
   const site_info &site = unit_sites[marker_site (stmt)];
@@ -323,7 +337,6 @@ build_sample_call (gimple *stmt, tree left, tree next, tree values)
 		gimple_set_location (store, loc);
 		gsi_insert_before (&gsi, store, GSI_SAME_STMT);
 	      }
-	    args.safe_push (left);
 	    args.safe_push (build_int_cst (long_unsigned_type_node, n - 1));
 	    args.safe_push (build_fold_addr_expr (memory));
 	  }
@@ -365,12 +378,9 @@ build_sample_call (gimple *stmt, tree left, tree next, tree values)
     }
   gimple *call;
   if (preserving)
-    call = build_preserving_call (fn, args, next, memory);
+    call = build_preserving_call (fn, args, NULL_TREE, memory);
   else
-    {
-      call = gimple_build_call_vec (fn, args);
-      gimple_call_set_lhs (call, next);
-    }
+    call = gimple_build_call_vec (fn, args);
   gimple_set_location (call, loc);
   gsi_insert_before (&gsi, call, GSI_SAME_STMT);
   return call;

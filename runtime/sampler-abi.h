@@ -51,42 +51,42 @@ long __sampler_next_countdown(void);
 
 /* ---- Sampled visits -------------------------------------------------------
 
-   Instrumented code in the slow copy decrements its countdown c by the
-   number k of sites at a point (k > 1 only for the scalar-pairs of one
-   assignment) and calls one of these when c <= 0: the (k + c)-th of the k
-   visits is sampled, and so is every later one of them that the next
-   countdowns reach.  Each records what the sampled visits saw and returns
-   the countdown that follows the k visits (>= 1).  COUNTERS is the first
-   counter of the first site.
+   Instrumented code in the slow copy decrements the thread's countdown c
+   by the number k of sites at a point (k > 1 only for the scalar-pairs of
+   one assignment) and calls one of these when c <= 0: the (k + c)-th of
+   the k visits is sampled, and so is every later one of them that the next
+   countdowns reach.  Each records what the sampled visits saw and sets the
+   countdown to the one that follows the k visits (>= 1).  COUNTERS is the
+   first counter of the first site.
 
    On x86-64 the plugin calls those that take only integers from an asm
-   statement that tells the compiler that nothing but the result register
+   statement that tells the compiler that nothing but the countdown
    changes (see sampler-internal.h): they must save every register they
    use, leave the vector registers alone and cope with a stack aligned to
-   8 only; the call skips the caller's 128-byte red zone.
+   8 only; the call skips the caller's 128-byte red zone where the caller
+   may keep data there.
 
    Single sites (k = 1, so c = 0): */
-long __sampler_count(unsigned long long *counters, unsigned long index);
-long __sampler_branch(unsigned long long *counters, unsigned long outcome);
-long __sampler_sign_signed(unsigned long long *counters, long long value);
-long __sampler_sign_unsigned(unsigned long long *counters, unsigned long long value);
-long __sampler_bounds_signed(unsigned long long *slots, long long value);
-long __sampler_bounds_unsigned(unsigned long long *slots, unsigned long long value);
-long __sampler_bounds_double(unsigned long long *slots, double value);
-long __sampler_float_kind(unsigned long long *counters, long double value,
+void __sampler_count(unsigned long long *counters, unsigned long index);
+void __sampler_branch(unsigned long long *counters, unsigned long outcome);
+void __sampler_sign_signed(unsigned long long *counters, long long value);
+void __sampler_sign_unsigned(unsigned long long *counters, unsigned long long value);
+void __sampler_bounds_signed(unsigned long long *slots, long long value);
+void __sampler_bounds_unsigned(unsigned long long *slots, unsigned long long value);
+void __sampler_bounds_double(unsigned long long *slots, double value);
+void __sampler_float_kind(unsigned long long *counters, long double value,
                           int source_type);
 /* The k scalar-pairs sites of an assignment: VALUES[0] is the value
    assigned, VALUES[1] to VALUES[k] those it is compared with (as long
    long, or unsigned long long for unsigned types and pointers); site i
    has counters 3i to 3i + 2.  */
-long __sampler_pairs_signed(unsigned long long *counters, long c,
-                            unsigned long k, const long long *values);
-long __sampler_pairs_unsigned(unsigned long long *counters, long c,
-                              unsigned long k, const unsigned long long *values);
-/* The countdown after visits that are never observed: C <= 0 is what is
-   left of a countdown that such visits ran past.  Returns C plus as many
-   next countdowns as make it >= 1.  */
-long __sampler_skip(long c);
+void __sampler_pairs_signed(unsigned long long *counters, unsigned long k,
+                            const long long *values);
+void __sampler_pairs_unsigned(unsigned long long *counters, unsigned long k,
+                              const unsigned long long *values);
+/* After visits that are never observed, which left the countdown c <= 0:
+   sets it to c plus as many next countdowns as make it >= 1.  */
+void __sampler_skip(void);
 /* __sampler_thread_start for the asm calls: saves every register.  */
 long __sampler_thread_start_preserving(void);
 
@@ -100,7 +100,7 @@ long __sampler_thread_start_preserving(void);
    process); the runtime then keeps a copy of the unit's final counts, so
    that the reports written later still hold them.  */
 
-#define SAMPLER_ABI_VERSION 1
+#define SAMPLER_ABI_VERSION 2
 
 struct __sampler_unit {
     unsigned version;             /* SAMPLER_ABI_VERSION */

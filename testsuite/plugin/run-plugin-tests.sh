@@ -771,4 +771,84 @@ for opt in -O0 -O2; do
     fi
 done
 
+# --- The red zone -------------------------------------------------------------
+# A runtime call steps over the 128 bytes below the stack pointer, where a
+# leaf function may keep data, and red-zone.cc takes that step out where
+# the frame keeps nothing there.  leaf keeps its volatile array in the red
+# zone across its branch sites' calls: it must keep the step (a call
+# without it overwrote the array: wrong sums at sparsity 1).  caller and
+# main make calls, so they have no red zone and no step.
+cat >"$scratch/red-zone.c" <<'EOF'
+#include <stdio.h>
+__attribute__ ((noinline)) long leaf (const long *in, long n)
+{
+  volatile long keep[8];
+  for (int i = 0; i < 8; i++)
+    keep[i] = in[i] * 3 + 1;
+  long s = 0;
+  for (long i = 0; i < n; i++)
+    if (in[i & 7] & 1)
+      s += keep[i & 7];
+    else
+      s -= keep[(i + 1) & 7];
+  return s;
+}
+__attribute__ ((noinline)) long caller (const long *in, long n)
+{
+  long s = 0;
+  for (long i = 0; i < n; i++)
+    if (in[i & 7] > 3)
+      s += leaf (in, i & 15);
+    else
+      s--;
+  return s;
+}
+int main (int argc, char **argv)
+{
+  (void) argv;
+  long in[8];
+  for (int i = 0; i < 8; i++)
+    in[i] = (argc + i * 7) % 11;
+  printf ("%ld %ld\n", leaf (in, 100000), caller (in, 10000));
+  return 0;
+}
+EOF
+: >"$scratch/out"
+gcc -O2 "$scratch/red-zone.c" -o "$scratch/red-zone-plain" 2>>"$scratch/out"
+(cd "$scratch" && ./red-zone-plain) >"$scratch/red-zone.expected" 2>>"$scratch/out"
+if "$wrapper" -O2 -fplugin-arg-sampler-schemes=branches,returns -S \
+        "$scratch/red-zone.c" -o "$scratch/red-zone.s" 2>>"$scratch/out" \
+    && "$wrapper" -O2 -fplugin-arg-sampler-schemes=branches,returns \
+        "$scratch/red-zone.c" -o "$scratch/red-zone" 2>>"$scratch/out"; then
+    # Per function, hot and cold parts together: the steps over the red
+    # zone, and the accesses below the stack pointer.
+    count() {
+        awk -v fn="$1" -v pattern="$2" '
+            /\.type.*@function/ { name = $2; sub(/,$/, "", name); sub(/\.cold$/, "", name) }
+            name == fn && $0 ~ pattern { n++ }
+            END { print n + 0 }' "$scratch/red-zone.s"
+    }
+    step='lea -128[(]%rsp[)], %rsp'
+    below=$(count leaf ', -[0-9]+[(]%rsp')
+    echo "steps: leaf $(count leaf "$step"), caller $(count caller "$step"), main $(count main "$step"); leaf's accesses below the stack pointer: $below" >>"$scratch/out"
+    if [ "$(count leaf "$step")" -eq 0 ] || [ "$below" -eq 0 ] \
+        || [ "$(count caller "$step")" -ne 0 ] || [ "$(count main "$step")" -ne 0 ]; then
+        fail "the red-zone step is kept in a leaf that uses the red zone, and only there" "$scratch/out"
+    else
+        pass "the red-zone step is kept in a leaf that uses the red zone, and only there"
+    fi
+    for sparsity in 0 1 3; do
+        (cd "$scratch" && SAMPLER_SPARSITY=$sparsity SAMPLER_FILE="$scratch/red-zone-%p.report" ./red-zone) \
+            >"$scratch/red-zone.got" 2>>"$scratch/out"
+        if cmp -s "$scratch/red-zone.expected" "$scratch/red-zone.got"; then
+            pass "a leaf's red zone survives the runtime calls at sparsity $sparsity"
+        else
+            diff "$scratch/red-zone.expected" "$scratch/red-zone.got" >>"$scratch/out"
+            fail "a leaf's red zone survives the runtime calls at sparsity $sparsity" "$scratch/out"
+        fi
+    done
+else
+    fail "red-zone program: compile" "$scratch/out"
+fi
+
 finish

@@ -105,7 +105,7 @@ static void register_bad_units(void)
     static const unsigned wrong_end[] = { 0, 1, 2 };
     static unsigned long long counters[3];
     static struct __sampler_unit bad[] = {
-        { .version = 2, .n_sites = 2, .n_counters = 2,
+        { .version = SAMPLER_ABI_VERSION + 1, .n_sites = 2, .n_counters = 2,
           .signature = "11111111111111111111111111111111", .source = "version.c",
           .site_offsets = wrong_end, .counters = counters },
         { .version = SAMPLER_ABI_VERSION, .n_sites = 3, .n_counters = 3,

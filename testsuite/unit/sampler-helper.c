@@ -114,15 +114,13 @@ static int groups(void)
 {
     unsigned long long counters[3 * GROUP] = { 0 };
     long long values[GROUP + 1] = { 0 };
-    long countdown = SAMPLER_COUNTDOWN;
 
-    if (countdown == 0)
-        countdown = __sampler_thread_start();
+    if (SAMPLER_COUNTDOWN == 0)
+        SAMPLER_COUNTDOWN = __sampler_thread_start();
     for (long i = 0; i < draws; i++) {
-        countdown -= GROUP;
-        if (countdown <= 0)
-            countdown = __sampler_pairs_signed(counters, countdown, GROUP, values);
-        if (countdown <= 0)
+        if ((SAMPLER_COUNTDOWN -= GROUP) <= 0)
+            __sampler_pairs_signed(counters, GROUP, values);
+        if (SAMPLER_COUNTDOWN <= 0)
             return 7;
     }
     printf("groups");
@@ -146,10 +144,9 @@ static void *fresh_visits(void *unused)
     if (SAMPLER_COUNTDOWN != 0)
         return (void *)1;   /* started already */
     if ((SAMPLER_COUNTDOWN -= 1) <= 0)
-        SAMPLER_COUNTDOWN = __sampler_branch(fresh_branch, 1);
+        __sampler_branch(fresh_branch, 1);
     if ((SAMPLER_COUNTDOWN -= GROUP) <= 0)
-        SAMPLER_COUNTDOWN = __sampler_pairs_signed(fresh_pairs, SAMPLER_COUNTDOWN,
-                                                   GROUP, values);
+        __sampler_pairs_signed(fresh_pairs, GROUP, values);
     return SAMPLER_COUNTDOWN >= 1 ? NULL : (void *)2;
 }
 
@@ -178,17 +175,15 @@ static int fresh(void)
 static int phantoms(void)
 {
     unsigned long long counter = 0;
-    long countdown = SAMPLER_COUNTDOWN;
 
-    if (countdown == 0)
-        countdown = __sampler_thread_start();
+    if (SAMPLER_COUNTDOWN == 0)
+        SAMPLER_COUNTDOWN = __sampler_thread_start();
     for (long i = 0; i < draws; i++) {
-        if (--countdown == 0)
-            countdown = __sampler_count(&counter, 0);
-        countdown -= PHANTOMS;
-        if (countdown <= 0)
-            countdown = __sampler_skip(countdown);
-        if (countdown <= 0)
+        if (--SAMPLER_COUNTDOWN == 0)
+            __sampler_count(&counter, 0);
+        if ((SAMPLER_COUNTDOWN -= PHANTOMS) <= 0)
+            __sampler_skip();
+        if (SAMPLER_COUNTDOWN <= 0)
             return 7;
     }
     printf("phantoms %llu\n", counter);

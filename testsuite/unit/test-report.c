@@ -507,22 +507,24 @@ static const unsigned late_start_offsets[] = { 1, 2, 3 };
 #define SIGNATURE "0123456789abcdef0123456789abcdef"
 
 static const struct unit_case unit_cases[] = {
-    { UNIT(1, 2, 3, SIGNATURE, good_offsets, some_counters), NULL },
-    { UNIT(1, 0, 0, SIGNATURE, NULL, NULL), NULL },
-    { UNIT(1, 0, 0, SIGNATURE, good_offsets, NULL), NULL },
+    { UNIT(SAMPLER_ABI_VERSION, 2, 3, SIGNATURE, good_offsets, some_counters), NULL },
+    { UNIT(SAMPLER_ABI_VERSION, 0, 0, SIGNATURE, NULL, NULL), NULL },
+    { UNIT(SAMPLER_ABI_VERSION, 0, 0, SIGNATURE, good_offsets, NULL), NULL },
     { UNIT(0, 2, 3, SIGNATURE, good_offsets, some_counters), "ABI version 0" },
-    { UNIT(2, 2, 3, SIGNATURE, good_offsets, some_counters), "ABI version 2" },
-    { UNIT(1, 2, 3, NULL, good_offsets, some_counters), "signature" },
-    { UNIT(1, 2, 3, "0123456789ABCDEF0123456789abcdef", good_offsets, some_counters), "signature" },
-    { UNIT(1, 2, 3, "0123456789abcdef", good_offsets, some_counters), "signature" },
-    { UNIT(1, 2, 3, SIGNATURE "0", good_offsets, some_counters), "signature" },
-    { UNIT(1, 2, 3, SIGNATURE, NULL, some_counters), "no site offsets" },
-    { UNIT(1, 2, 2, SIGNATURE, equal_offsets, some_counters), "do not increase at site 1" },
-    { UNIT(1, 2, 1, SIGNATURE, decreasing_offsets, some_counters), "do not increase at site 1" },
-    { UNIT(1, 2, 3, SIGNATURE, late_start_offsets, some_counters), "start at 1" },
-    { UNIT(1, 2, 4, SIGNATURE, good_offsets, some_counters), "end at 3, but there are 4" },
-    { UNIT(1, 1, 3, SIGNATURE, good_offsets, some_counters), "end at 1, but there are 3" },
-    { UNIT(1, 2, 3, SIGNATURE, good_offsets, NULL), "no counter array" },
+    /* Version 1's sample functions returned the next countdown.  */
+    { UNIT(1, 2, 3, SIGNATURE, good_offsets, some_counters), "ABI version 1" },
+    { UNIT(3, 2, 3, SIGNATURE, good_offsets, some_counters), "ABI version 3" },
+    { UNIT(SAMPLER_ABI_VERSION, 2, 3, NULL, good_offsets, some_counters), "signature" },
+    { UNIT(SAMPLER_ABI_VERSION, 2, 3, "0123456789ABCDEF0123456789abcdef", good_offsets, some_counters), "signature" },
+    { UNIT(SAMPLER_ABI_VERSION, 2, 3, "0123456789abcdef", good_offsets, some_counters), "signature" },
+    { UNIT(SAMPLER_ABI_VERSION, 2, 3, SIGNATURE "0", good_offsets, some_counters), "signature" },
+    { UNIT(SAMPLER_ABI_VERSION, 2, 3, SIGNATURE, NULL, some_counters), "no site offsets" },
+    { UNIT(SAMPLER_ABI_VERSION, 2, 2, SIGNATURE, equal_offsets, some_counters), "do not increase at site 1" },
+    { UNIT(SAMPLER_ABI_VERSION, 2, 1, SIGNATURE, decreasing_offsets, some_counters), "do not increase at site 1" },
+    { UNIT(SAMPLER_ABI_VERSION, 2, 3, SIGNATURE, late_start_offsets, some_counters), "start at 1" },
+    { UNIT(SAMPLER_ABI_VERSION, 2, 4, SIGNATURE, good_offsets, some_counters), "end at 3, but there are 4" },
+    { UNIT(SAMPLER_ABI_VERSION, 1, 3, SIGNATURE, good_offsets, some_counters), "end at 1, but there are 3" },
+    { UNIT(SAMPLER_ABI_VERSION, 2, 3, SIGNATURE, good_offsets, NULL), "no counter array" },
 };
 
 START_TEST(test_unit_validation)
