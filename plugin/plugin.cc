@@ -467,6 +467,8 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
   add_pass (info, make_local_weight_pass (g), "local-fnsummary",
 	    PASS_POS_INSERT_AFTER, 0);
   add_pass (info, make_ipa_weight_pass (g), "inline", PASS_POS_INSERT_BEFORE);
+  register_callback (info->base_name, PLUGIN_OVERRIDE_GATE,
+		    skip_rtl_pre_in_cloned_functions, NULL);
   /* Once the frame is laid out (the prologue made): the red-zone skips out
      of the runtime calls where the red zone is unused.  */
   add_pass (info, make_red_zone_pass (g), "pro_and_epilogue",

@@ -182,6 +182,10 @@ opt_pass *make_transform_pass (gcc::context *ctxt);
 tree countdown_reference (void);
 bool call_may_use_countdown (gimple *call);
 
+/* PLUGIN_OVERRIDE_GATE: GCC's RTL PRE does not run on the functions the
+   transformation cloned.  (transform.cc)  */
+void skip_rtl_pre_in_cloned_functions (void *gcc_data, void *user_data);
+
 /* The file of `dump=', opened to append, or NULL (with an error when it
    cannot be opened).  (transform.cc)  */
 FILE *open_sampler_dump (void);

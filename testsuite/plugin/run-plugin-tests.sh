@@ -851,4 +851,33 @@ else
     fail "red-zone program: compile" "$scratch/out"
 fi
 
+# --- RTL PRE ------------------------------------------------------------------
+# GCC's RTL PRE does not run on the functions cloned into fast and slow
+# copies (it made them slower): its dump names the unsampled clone and the
+# function without sites, not the instrumented function.
+cat >"$scratch/pre.c" <<'EOF'
+int positive (const int *a, int n)
+{
+  int s = 0;
+  for (int i = 0; i < n; i++)
+    if (a[i] > 0)
+      s += a[i];
+  return s;
+}
+int no_sites (int x) { return x * 3; }
+EOF
+if "$wrapper" -O2 -fplugin-arg-sampler-schemes=branches -c "$scratch/pre.c" \
+        -o "$scratch/pre.o" -fdump-rtl-pre="$scratch/pre.dump" 2>"$scratch/out"; then
+    functions=" $(sed -n 's/^;; Function \([^ ]*\) .*/\1/p' "$scratch/pre.dump" | tr '\n' ' ')"
+    ran() { case $functions in *" $1 "*) true ;; *) false ;; esac; }
+    if ! ran positive && ran positive.unsampled.0 && ran no_sites; then
+        pass "RTL PRE runs on the unsampled clone and plain functions only"
+    else
+        echo "RTL PRE ran on: $functions" >>"$scratch/out"
+        fail "RTL PRE runs on the unsampled clone and plain functions only" "$scratch/out"
+    fi
+else
+    fail "RTL PRE: compile" "$scratch/out"
+fi
+
 finish
