@@ -96,7 +96,7 @@ def main():
     parser.add_argument("--variants", default="plain,br,brs")
     parser.add_argument("programs", nargs="*")
     args = parser.parse_args()
-    names = args.programs or [p.name for p in programs.ALL]
+    names = args.programs or [p.name for p in programs.PROGRAMS]
     variants = args.variants.split(",")
     work = os.path.join(os.path.abspath(args.build_dir), "bench")
     columns = [("fast", "code"), ("fast", "countdown"), ("fast", "calls"),
