@@ -4,12 +4,17 @@
 Runs a program's brs build (from a bench.py build tree) on its small
 workload under callgrind at sparsity 10^9, where sampling is on but almost
 nothing is sampled, counting each instruction of the executable, and adds
-up the executions of the instructions that do the countdown's work: a
-check (`subq $W, %fs:...` and the jump after it) and a refund (the same
-with a negative W, or `addq`).  What the fast copies cost beyond that is
-their effect on the code around them (registers, prologues, inlining).
+up the executions of the fast copies' instructions that do the countdown's
+work: a check (`subq $W, %fs:...` and the jump after it) and a refund (the
+same with a negative W, or `addq`).  What the fast copies cost beyond that
+is their effect on the code around them (registers, prologues, inlining).
 
-Usage: countdown-cost.py --build-dir BUILD PROGRAM...
+With --sparsity N (1000, say) it also says how a sample's cost splits: the
+samples the run took (from its report), the instructions run in the slow
+copies (the `.cold' parts of the functions), and how often a slow copy was
+entered (its entry gives the check's weight back: `addq $W, %fs:...').
+
+Usage: countdown-cost.py --build-dir BUILD [--sparsity N] PROGRAM...
 (BUILD as for bench.py, after a run that built the programs' brs variant.)
 The total counts every object callgrind cannot name, as it names the
 executable itself, with the executable.
@@ -43,30 +48,39 @@ def is_check(instruction):
 
 
 def disassembly(binary):
-    """Address -> instruction text, and the set of addresses of jumps that
-    follow a check."""
+    """Address -> instruction text, the set of addresses of jumps that
+    follow a check, and the set of addresses in slow copies."""
     text = {}
     after_check = set()
+    slow = set()
     previous = None
+    in_slow = False
     out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", binary],
                          capture_output=True, text=True, check=True).stdout
     for line in out.splitlines():
+        m = re.match(r"^[0-9a-f]+ <(.*)>:$", line)
+        if m:
+            in_slow = ".cold" in m.group(1)
+            continue
         m = re.match(r"\s+([0-9a-f]+):\s+(.*)$", line)
         if not m:
             continue
         address, instruction = int(m.group(1), 16), m.group(2)
         text[address] = instruction
+        if in_slow:
+            slow.add(address)
         if previous is not None and instruction.startswith("j") \
            and is_check(text[previous]):
             after_check.add(address)
         previous = address
-    return text, after_check
+    return text, after_check, slow
 
 
-def executions(binary, argv, stdin_path, scratch):
-    """Address in BINARY -> times executed (callgrind, --dump-instr)."""
+def executions(binary, argv, stdin_path, scratch, sparsity):
+    """Address in BINARY -> times executed (callgrind, --dump-instr), at
+    SPARSITY; the report goes to SCRATCH/report."""
     out = os.path.join(scratch, "callgrind.out")
-    env = dict(os.environ, SAMPLER_SPARSITY="1000000000", SAMPLER_SEED="1",
+    env = dict(os.environ, SAMPLER_SPARSITY=str(sparsity), SAMPLER_SEED="1",
                SAMPLER_FILE=os.path.join(scratch, "report"))
     with open(stdin_path, "rb") if stdin_path else open(os.devnull, "rb") as stdin:
         subprocess.run(["valgrind", "--tool=callgrind", "--dump-instr=yes",
@@ -110,7 +124,16 @@ def executions(binary, argv, stdin_path, scratch):
     return counts
 
 
-def measure(build, program):
+def samples_in(build, report):
+    """The sampled visits a report holds: the sum of its counters."""
+    out = subprocess.run([os.path.join(build, "bin", "sampler-report"), "show",
+                          "--format=csv", "--all", report],
+                         capture_output=True, text=True, check=True).stdout
+    return sum(int(line.rsplit(",", 1)[1]) for line in out.splitlines()[1:]
+               if line)
+
+
+def measure(build, program, sparsity):
     work = os.path.join(build, "bench")
     record = os.path.join(work, program.name, "brs.json")
     if not os.path.exists(record):
@@ -119,17 +142,22 @@ def measure(build, program):
                                                            build, program.name))
     with open(record) as f:
         binary = json.load(f)["binary"]
-    text, after_check = disassembly(binary)
+    text, after_check, slow = disassembly(binary)
     data = os.path.join(work, "data")
     program.prepare_input(data, "small")
     argv, stdin_path = program.command(binary, data, "small")
     with tempfile.TemporaryDirectory(prefix="sampler-countdown-cost-") as scratch:
-        counts = executions(binary, argv, stdin_path, scratch)
-    kinds = collections.Counter()
+        counts = executions(binary, argv, stdin_path, scratch, sparsity)
+        kinds = collections.Counter()
+        kinds["samples"] = samples_in(build, os.path.join(scratch, "report"))
     for address, n in counts.items():
         instruction = text.get(address, "")
         m = COUNTDOWN_OP.match(instruction)
-        if m:
+        if address in slow:
+            kinds["slow"] += n
+            if m and m.group(1) == "addq":
+                kinds["slow entries"] += n
+        elif m:
             kinds["refunds" if is_refund(m) else "checks"] += n
         elif address in after_check:
             kinds["checks' jumps"] += n
@@ -139,17 +167,30 @@ def measure(build, program):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--build-dir", required=True)
+    parser.add_argument("--sparsity", type=int, default=1000000000,
+                        help="SAMPLER_SPARSITY of the run (default 10^9)")
     parser.add_argument("programs", nargs="+")
     args = parser.parse_args()
+    if args.sparsity < 1:
+        parser.error("--sparsity must be at least 1, not %d" % args.sparsity)
     known = {p.name: p for p in programs.PROGRAMS}
     for name in args.programs:
         if name not in known:
             parser.error("unknown program '%s'; known: %s" % (name, ", ".join(known)))
     for name in args.programs:
-        total, kinds = measure(os.path.abspath(args.build_dir), known[name])
+        total, kinds = measure(os.path.abspath(args.build_dir), known[name],
+                               args.sparsity)
         print("%s: %d instructions executed in the executable, of which checks %d, "
               "their jumps %d, refunds %d" % (name, total, kinds["checks"],
                                               kinds["checks' jumps"], kinds["refunds"]))
+        samples = kinds["samples"]
+        print("%s: at sparsity %d, %d samples; the slow copies ran %d "
+              "instructions (%s a sample) and were entered %d times (%s a "
+              "sample)" % (name, args.sparsity, samples, kinds["slow"],
+                           "%.0f" % (kinds["slow"] / samples) if samples else "-",
+                           kinds["slow entries"],
+                           "%.2f" % (kinds["slow entries"] / samples)
+                           if samples else "-"))
 
 
 if __name__ == "__main__":
