@@ -11,7 +11,7 @@
    (any function that calls, or a leaf whose locals and saved registers
    all fit in registers), it removes the two `lea' instructions from each
    call's text.  In bzip2 with branches, returns and scalar-pairs that is
-   all but a few of the 5,396 calls, 10 bytes each.  */
+   5,054 of its 5,389 calls, 13 bytes each.  */
 
 #include "sampler-plugin.h"
 
