@@ -132,7 +132,25 @@ declare_sample_functions (void)
 
 #if defined(__x86_64__)
 const char preserving_call_red_zone_skip[] = "lea -128(%%rsp), %%rsp\n\t";
-const char preserving_call_red_zone_return[] = "\n\tlea 128(%%rsp), %%rsp";
+const char preserving_call_red_zone_return[] = "lea 128(%%rsp), %%rsp";
+#endif
+
+#if defined(__x86_64__)
+/* Whether ARG is the address of (part of) a variable of the unit's own
+   with static storage, in a code model where all of the unit's data is
+   within reach of an address relative to the instruction pointer: an "i"
+   operand, printed as such an address.  */
+static bool
+static_address_p (tree arg)
+{
+  if (TREE_CODE (arg) != ADDR_EXPR
+      || (ix86_cmodel != CM_SMALL && ix86_cmodel != CM_SMALL_PIC
+	  && ix86_cmodel != CM_KERNEL))
+    return false;
+  tree base = get_base_address (TREE_OPERAND (arg, 0));
+  return (base && VAR_P (base) && TREE_STATIC (base) && !TREE_PUBLIC (base)
+	  && !DECL_EXTERNAL (base) && !DECL_THREAD_LOCAL_P (base));
+}
 #endif
 
 gimple *
@@ -161,7 +179,7 @@ build_preserving_call (tree fn, const vec<tree> &args, tree result,
       for (const char *c = part; *c; c++)
 	text.safe_push (*c);
     };
-  char operand[16];
+  char operand[32];
   add (preserving_call_red_zone_skip);
   for (unsigned i = 0; i < n; i++)
     {
@@ -170,16 +188,28 @@ build_preserving_call (tree fn, const vec<tree> &args, tree result,
       add ("\n\t");
     }
   for (unsigned i = n; i-- > 0;)
-    {
-      snprintf (operand, sizeof operand, "push %%%u\n\t", i + 1);
-      add (operand);
-    }
+    if (!static_address_p (args[i]))
+      {
+	snprintf (operand, sizeof operand, "push %%%u\n\t", i + 1);
+	add (operand);
+      }
   for (unsigned i = 0; i < n; i++)
-    {
-      add ("pop %%");
-      add (arg_registers[i]);
-      add ("\n\t");
-    }
+    if (!static_address_p (args[i]))
+      {
+	add ("pop %%");
+	add (arg_registers[i]);
+	add ("\n\t");
+      }
+  /* The address of a static (the site's counters) goes straight into its
+     register, relative to the instruction pointer: no register of the
+     function holds it for the call.  */
+  for (unsigned i = 0; i < n; i++)
+    if (static_address_p (args[i]))
+      {
+	snprintf (operand, sizeof operand, "lea %%a%u, %%%%%s\n\t", i + 1,
+		  arg_registers[i]);
+	add (operand);
+      }
   add ("call *");
   add (IDENTIFIER_POINTER (DECL_NAME (fn)));
   add ("@GOTPCREL(%%rip)\n\t");
@@ -198,7 +228,8 @@ build_preserving_call (tree fn, const vec<tree> &args, tree result,
   else
     vec_safe_push (outputs, asm_operand ("=m", countdown_reference ()));
   for (unsigned i = 0; i < n; i++)
-    vec_safe_push (inputs, asm_operand ("re", args[i]));
+    vec_safe_push (inputs, asm_operand (static_address_p (args[i]) ? "i" : "re",
+					args[i]));
   if (memory)
     vec_safe_push (inputs, asm_operand ("m", memory));
   if (!result)

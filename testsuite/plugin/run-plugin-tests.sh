@@ -851,6 +851,36 @@ else
     fail "red-zone program: compile" "$scratch/out"
 fi
 
+# --- The counters' address ----------------------------------------------------
+# A runtime call takes its site's counters by an address relative to the
+# instruction pointer, loaded in the asm itself ("i" operand): no register
+# of the function holds it.  In the large code model, where the data may
+# be out of that reach, it goes through a register as other arguments do.
+# Either way the program runs as plain does.
+for model in small large; do
+    : >"$scratch/out"
+    if "$wrapper" -O2 -mcmodel=$model -fplugin-arg-sampler-schemes=branches,returns -S \
+            "$scratch/red-zone.c" -o "$scratch/model.s" 2>>"$scratch/out" \
+        && "$wrapper" -O2 -mcmodel=$model -fplugin-arg-sampler-schemes=branches,returns \
+            "$scratch/red-zone.c" -o "$scratch/model" 2>>"$scratch/out" \
+        && (cd "$scratch" && SAMPLER_SPARSITY=1 SAMPLER_FILE="$scratch/model-%p.report" ./model) \
+            >"$scratch/model.got" 2>>"$scratch/out" \
+        && cmp -s "$scratch/red-zone.expected" "$scratch/model.got"; then
+        direct=$(grep -c 'lea [0-9+]*__sampler_counters[0-9+]*(%rip), %rdi' "$scratch/model.s")
+        calls=$(grep -c 'call \*__sampler_\(count\|branch\|sign\)' "$scratch/model.s")
+        echo "calls $calls, counters loaded in the asm $direct" >>"$scratch/out"
+        if { [ $model = small ] && [ "$direct" -eq "$calls" ] && [ "$calls" -gt 0 ]; } \
+            || { [ $model = large ] && [ "$direct" -eq 0 ]; }; then
+            pass "counters' address in the $model code model"
+        else
+            fail "counters' address in the $model code model" "$scratch/out"
+        fi
+    else
+        fail "counters' address in the $model code model: build or run" "$scratch/out"
+    fi
+done
+
+
 # --- RTL PRE ------------------------------------------------------------------
 # GCC's RTL PRE does not run on the functions cloned into fast and slow
 # copies (it made them slower): its dump names the unsampled clone and the
