@@ -22,7 +22,6 @@ executable itself, with the executable.
 
 import argparse
 import collections
-import json
 import os
 import re
 import subprocess
@@ -32,6 +31,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import programs  # noqa: E402
+from disassembly import built_binary, instructions as listing, is_slow_copy  # noqa: E402
 
 COUNTDOWN_OP = re.compile(r"(subq|addq)\s+\$(0x[0-9a-f]+),.*%fs:")
 POSITION = re.compile(r"^(0x[0-9a-f]+|[+-]\d+|\*)$")
@@ -54,20 +54,9 @@ def disassembly(binary):
     after_check = set()
     slow = set()
     previous = None
-    in_slow = False
-    out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", binary],
-                         capture_output=True, text=True, check=True).stdout
-    for line in out.splitlines():
-        m = re.match(r"^[0-9a-f]+ <(.*)>:$", line)
-        if m:
-            in_slow = ".cold" in m.group(1)
-            continue
-        m = re.match(r"\s+([0-9a-f]+):\s+(.*)$", line)
-        if not m:
-            continue
-        address, instruction = int(m.group(1), 16), m.group(2)
+    for function, address, instruction in listing(binary):
         text[address] = instruction
-        if in_slow:
+        if is_slow_copy(function):
             slow.add(address)
         if previous is not None and instruction.startswith("j") \
            and is_check(text[previous]):
@@ -135,13 +124,11 @@ def samples_in(build, report):
 
 def measure(build, program, sparsity):
     work = os.path.join(build, "bench")
-    record = os.path.join(work, program.name, "brs.json")
-    if not os.path.exists(record):
+    binary = built_binary(work, program.name, "brs")
+    if binary is None:
         sys.exit("countdown-cost.py: no brs build of %s in %s (run bench.py "
                  "--build-dir %s --programs %s first)" % (program.name, work,
                                                            build, program.name))
-    with open(record) as f:
-        binary = json.load(f)["binary"]
     text, after_check, slow = disassembly(binary)
     data = os.path.join(work, "data")
     program.prepare_input(data, "small")

@@ -23,43 +23,28 @@ Usage: text-breakdown.py --build-dir BUILD [--variants plain,br,brs] [PROGRAM...
 import argparse
 import os
 import re
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import programs  # noqa: E402
+from disassembly import built_binary, instructions, is_slow_copy  # noqa: E402
 
-INSTRUCTION = re.compile(r"\s+([0-9a-f]+):\s+(.*)$")
-FUNCTION = re.compile(r"^[0-9a-f]+ <(.*)>:$")
 COUNTDOWN = re.compile(r"(sub|add|mov)q?\s+.*,\s*%fs:")
 RUNTIME_CALL = re.compile(r"call\s+.*<__sampler_")
 STACK_STEP = re.compile(r"lea\s+-?0x80\(%rsp\),%rsp$")
-
-
-def instructions(binary):
-    """(function, address, text) of each instruction in .text, in order."""
-    out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "-j", ".text",
-                          binary], capture_output=True, text=True,
-                         check=True).stdout
-    function = None
-    for line in out.splitlines():
-        m = FUNCTION.match(line)
-        if m:
-            function = m.group(1)
-            continue
-        m = INSTRUCTION.match(line)
-        if m and function is not None:
-            yield function, int(m.group(1), 16), m.group(2).strip()
+# The site's counters, which the call's asm loads into the first argument.
+COUNTERS_ARGUMENT = re.compile(r"lea\s+\S+\(%rip\),%rdi\b")
 
 
 def is_stack_shuffle(text):
-    return text.startswith(("push", "pop")) or bool(STACK_STEP.match(text))
+    return (text.startswith(("push", "pop")) or bool(STACK_STEP.match(text))
+            or bool(COUNTERS_ARGUMENT.match(text)))
 
 
 def breakdown(binary):
     """{("fast"|"slow"|"unsampled", kind): bytes}."""
-    listing = list(instructions(binary))
+    listing = list(instructions(binary, ".text"))
     kinds = ["code"] * len(listing)
     for i, (_, _, text) in enumerate(listing):
         if COUNTDOWN.match(text):
@@ -84,7 +69,7 @@ def breakdown(binary):
         size = listing[i + 1][1] - address
         if size <= 0 or size > 15:     # the gap before the next function
             continue
-        part = ("slow" if ".cold" in function else
+        part = ("slow" if is_slow_copy(function) else
                 "unsampled" if ".unsampled" in function else "fast")
         sizes[(part, kinds[i])] = sizes.get((part, kinds[i]), 0) + size
     return sizes
@@ -96,10 +81,15 @@ def main():
     parser.add_argument("--variants", default="plain,br,brs")
     parser.add_argument("programs", nargs="*")
     args = parser.parse_args()
-    names = args.programs or [p.name for p in programs.PROGRAMS]
+    known = [p.name for p in programs.PROGRAMS]
+    for name in args.programs:
+        if name not in known:
+            parser.error("unknown program '%s'; known: %s" % (name, ", ".join(known)))
+    names = args.programs or known
     variants = args.variants.split(",")
     work = os.path.join(os.path.abspath(args.build_dir), "bench")
-    columns = [("fast", "code"), ("fast", "countdown"), ("fast", "calls"),
+    # The fast copies make no runtime call: no column for that.
+    columns = [("fast", "code"), ("fast", "countdown"),
                ("slow", "code"), ("slow", "countdown"), ("slow", "calls"),
                ("unsampled", "code")]
     print("| program | build | .text bytes | " + " | ".join(
@@ -109,11 +99,8 @@ def main():
     for name in names:
         plain_total = None
         for variant in variants:
-            pointer = os.path.join(work, name, variant + ".binary")
-            try:
-                with open(pointer) as f:
-                    binary = f.read().strip()
-            except OSError:
+            binary = built_binary(work, name, variant)
+            if binary is None:
                 print("text-breakdown.py: no %s build of %s in %s (run "
                       "bench.py with a configuration that builds it)"
                       % (variant, name, work), file=sys.stderr)

@@ -133,9 +133,7 @@ declare_sample_functions (void)
 #if defined(__x86_64__)
 const char preserving_call_red_zone_skip[] = "lea -128(%%rsp), %%rsp\n\t";
 const char preserving_call_red_zone_return[] = "lea 128(%%rsp), %%rsp";
-#endif
 
-#if defined(__x86_64__)
 /* Whether ARG is the address of (part of) a variable of the unit's own
    with static storage, in a code model where all of the unit's data is
    within reach of an address relative to the instruction pointer: an "i"
@@ -173,6 +171,9 @@ build_preserving_call (tree fn, const vec<tree> &args, tree result,
      loaded, rather than a PLT entry, whose lazy binding may change R10 and
      R11.  */
   unsigned n = args.length ();
+  bool direct[ARRAY_SIZE (arg_registers)];
+  for (unsigned i = 0; i < n; i++)
+    direct[i] = static_address_p (args[i]);
   auto_vec<char> text;
   auto add = [&text] (const char *part)
     {
@@ -188,13 +189,13 @@ build_preserving_call (tree fn, const vec<tree> &args, tree result,
       add ("\n\t");
     }
   for (unsigned i = n; i-- > 0;)
-    if (!static_address_p (args[i]))
+    if (!direct[i])
       {
 	snprintf (operand, sizeof operand, "push %%%u\n\t", i + 1);
 	add (operand);
       }
   for (unsigned i = 0; i < n; i++)
-    if (!static_address_p (args[i]))
+    if (!direct[i])
       {
 	add ("pop %%");
 	add (arg_registers[i]);
@@ -204,7 +205,7 @@ build_preserving_call (tree fn, const vec<tree> &args, tree result,
      register, relative to the instruction pointer: no register of the
      function holds it for the call.  */
   for (unsigned i = 0; i < n; i++)
-    if (static_address_p (args[i]))
+    if (direct[i])
       {
 	snprintf (operand, sizeof operand, "lea %%a%u, %%%%%s\n\t", i + 1,
 		  arg_registers[i]);
@@ -228,8 +229,7 @@ build_preserving_call (tree fn, const vec<tree> &args, tree result,
   else
     vec_safe_push (outputs, asm_operand ("=m", countdown_reference ()));
   for (unsigned i = 0; i < n; i++)
-    vec_safe_push (inputs, asm_operand (static_address_p (args[i]) ? "i" : "re",
-					args[i]));
+    vec_safe_push (inputs, asm_operand (direct[i] ? "i" : "re", args[i]));
   if (memory)
     vec_safe_push (inputs, asm_operand ("m", memory));
   if (!result)

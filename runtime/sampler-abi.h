@@ -63,8 +63,8 @@ long __sampler_next_countdown(void);
    statement that tells the compiler that nothing but the countdown
    changes (see sampler-internal.h): they must save every register they
    use, leave the vector registers alone and cope with a stack aligned to
-   8 only; the call skips the caller's 128-byte red zone where the caller
-   may keep data there.
+   8 only; where the caller may keep data in its 128-byte red zone, the
+   call steps over it.
 
    Single sites (k = 1, so c = 0): */
 void __sampler_count(unsigned long long *counters, unsigned long index);
