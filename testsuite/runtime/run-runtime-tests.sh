@@ -34,6 +34,11 @@
 #               is the plain build's (and the core dump too, where
 #               core_pattern writes files), the report is complete and
 #               says "exit signal N", with the exact counts.
+#   exits       a fork child that ends with _exit, _Exit, quick_exit (its
+#               at_quick_exit handler's counts included) or __builtin__exit:
+#               its own report, exact, "exit _exit 7" or "exit quick_exit
+#               7", read by sampler-report; the parent's report unaffected;
+#               a vfork child that calls _exit writes none.
 #   dso         an instrumented library loaded, unloaded (its counts
 #               kept), loaded again, and a second library from the same
 #               source: one report, the units told apart by their objects.
@@ -42,6 +47,10 @@
 #               one; to a file, the final report replaces them.
 #   api         sampler_dump, sampler_reset, sampler_set_sparsity (another
 #               thread follows it from its next countdown).
+#   secure      (as root; skipped otherwise) a set-user-ID and a
+#               set-group-ID root program run by nobody with SAMPLER_FILE,
+#               SAMPLER_REPORT_FD and SAMPLER_INTERVAL at root's places:
+#               no file created or changed, output and status plain's.
 #
 # The last line is "N passed, N failed"; exit status 1 if anything failed.
 set -u
@@ -409,6 +418,114 @@ api_tests() {
 }
 
 # ---------------------------------------------------------------------------
+# A fork child that ends with _exit, _Exit, quick_exit or __builtin__exit
+# leaves its own report, exact; a vfork child writes none.
+exits_test() {   # LABEL BINARY HOW
+    local label=$1 bin=$2 how=$3 dir=$scratch/exits-$1-$3 out parent child
+    mkdir -p "$dir"
+    out=$(SAMPLER_SPARSITY=1 SAMPLER_FILE=$dir/r-%p "$bin" "$how" 2>"$dir.err")
+    same "exits $label $how: the child's status reaches the parent, nothing on stderr" \
+        "child 7|" "$out|$(cat "$dir.err")"
+    parent=$(grep -L '^parent' "$dir"/r-* 2>/dev/null)
+    child=$(grep -l '^parent' "$dir"/r-* 2>/dev/null)
+    same "exits $label $how: the parent's report is unaffected" \
+        "status 0|parent_work 1000" \
+        "$(record "$parent" exit)|$(checks "$parent" --binary "$bin" | grep -v ' 0$' | tr '\n' ' ' | sed 's/ $//')"
+    local ending="_exit 7" counts="child_work 1000"
+    [ "$how" = quick_exit ] && ending="quick_exit 7" counts="child_work 1005"
+    if [ "$how" = vfork ]; then
+        same "exits $label vfork: no report from the vfork child" "1" "$(ls "$dir" | wc -l)"
+        return
+    fi
+    same "exits $label $how: the child's own report, exact, says how it ended" \
+        "$ending|$(basename "$parent" | sed 's/^r-//')|$counts" \
+        "$(record "$child" exit)|$(record "$child" parent)|$(checks "$child" --binary "$bin" | grep -v ' 0$' | tr '\n' ' ' | sed 's/ $//')"
+    same "exits $label $how: sampler-report reads it as an exit with status 7" \
+        "exit      $ending" "$("$report_tool" show "$child" --binary "$bin" | grep '^exit ')"
+}
+
+# ---------------------------------------------------------------------------
+# Secure mode: a set-user-ID (or set-group-ID) root program, run by nobody
+# with every SAMPLER_* variable pointing at root's places, creates and
+# changes nothing anywhere and runs as its plain build does.  Needs root
+# (to install the program and to become nobody).
+secure_tests() {
+    local name
+    if [ "$(id -u)" != 0 ]; then
+        skip "secure mode" "needs root to install a set-user-ID program and run it as nobody"
+        return
+    fi
+    if ! getent passwd nobody >/dev/null || ! getent group nogroup >/dev/null; then
+        skip "secure mode" "no user nobody or group nogroup to run the program as"
+        return
+    fi
+    # Outside $scratch (root's, 0700): nobody must reach the program.
+    local installed secret
+    installed=$(mktemp -d "${TMPDIR:-/tmp}/sampler-secure.XXXXXX") || { fail "secure: mktemp"; return; }
+    secret=$(mktemp -d "${TMPDIR:-/tmp}/sampler-secret.XXXXXX") || { fail "secure: mktemp"; return; }
+    # shellcheck disable=SC2064
+    trap "rm -rf '$scratch' '$installed' '$secret'" EXIT
+    if findmnt -no OPTIONS -T "$installed" | tr , '\n' | grep -qx nosuid; then
+        skip "secure mode" "$installed is on a nosuid mount: set-user-ID bits do not work there"
+        return
+    fi
+    chmod 755 "$installed"
+    build secure "$installed/secure" || return
+    chmod 755 "$installed/secure" "$installed/secure.plain"
+    echo "root's report" >"$secret/existing"
+    : >"$secret/descriptor"
+    chmod 600 "$secret/existing" "$secret/descriptor"
+
+    # The control: the same binary without the set-user-ID bit, run by
+    # nobody, honours the variables (this is what the test would miss).
+    local open=$installed/open
+    mkdir "$open" && chmod 777 "$open"
+    (cd "$installed" && env -i PATH="$PATH" SAMPLER_SPARSITY=1 SAMPLER_FILE="$open/r-%p" \
+        setpriv --reuid=nobody --regid=nogroup --clear-groups ./secure 0 >/dev/null 2>&1)
+    same "secure: control: not set-user-ID, nobody's variables are honoured (parent and _exit child)" \
+        "2" "$(find "$open" -name 'r-*' -user nobody | wc -l)"
+
+    # Everything under the directories a report could go to, with checksums.
+    snapshot() {
+        find "$secret" "$installed" -printf '%p %y %s %m %u %g %T@\n' | sort
+        find "$secret" "$installed" -type f -exec sha256sum {} + | sort
+    }
+    local mode variables setting
+    for mode in 4755:setuid 2755:setgid; do
+        chmod "${mode%%:*}" "$installed/secure" "$installed/secure.plain"
+        for setting in "file:SAMPLER_FILE=$secret/new/sub/r-%p SAMPLER_INTERVAL=1" \
+                       "existing:SAMPLER_FILE=$secret/existing SAMPLER_INTERVAL=1" \
+                       "descriptor:SAMPLER_REPORT_FD=9 SAMPLER_INTERVAL=1" \
+                       "default:SAMPLER_INTERVAL=1" \
+                       "bad values:SAMPLER_SEED=x SAMPLER_FILE=%q SAMPLER_REPORT_FD=-1"; do
+            name="secure ${mode#*:} ${setting%%:*}"
+            read -r -a variables <<<"${setting#*:}"
+            local before after plain instrumented
+            before=$(snapshot)
+            for build_name in secure.plain secure; do
+                (cd "$installed" && env -i PATH="$PATH" SAMPLER_SPARSITY=1 SAMPLER_SEED=1 \
+                    "${variables[@]}" setpriv --reuid=nobody --regid=nogroup --clear-groups \
+                    "./$build_name" 12 >"$scratch/$build_name.out" 2>&1 \
+                    9>>"$secret/descriptor"; echo "status $?" >>"$scratch/$build_name.out")
+            done
+            after=$(snapshot)
+            plain=$(cat "$scratch/secure.plain.out") instrumented=$(cat "$scratch/secure.out")
+            case $plain in
+                "ruid 65534 euid "*" child 4"*"status 3") ;;
+                *) fail_with "$name: the plain build runs as nobody" "$plain"; continue ;;
+            esac
+            # The set-user-ID or set-group-ID bit took effect.
+            case ${mode#*:}:$plain in
+                setuid:*"euid 0 "*|setgid:*"egid 0 "*) ;;
+                *) fail_with "$name: the program is privileged" "$plain"; continue ;;
+            esac
+            same "$name: output and status are plain's" "$plain" "$instrumented"
+            same "$name: nothing created or changed" "$before" "$after"
+        done
+    done
+}
+
+# ---------------------------------------------------------------------------
 mkdir -p "$scratch/bin"
 for link in dynamic static; do
     flags=()
@@ -425,9 +542,16 @@ for link in dynamic static; do
     fi
     bin=$scratch/bin/crash-$link
     build crash "$bin" "${flags[@]}" && crash_tests $link "$bin"
+    bin=$scratch/bin/exits-$link
+    if build exits "$bin" "${flags[@]}"; then
+        for how in _exit _Exit quick_exit builtin vfork; do
+            exits_test $link "$bin" $how
+        done
+    fi
 done
 dso_tests
 interval_tests
 api_tests
+secure_tests
 
 finish
