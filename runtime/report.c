@@ -732,6 +732,11 @@ static void quiet_signals_begin(struct quiet_signals *quiet, bool block_fatal)
        itself, a fault, kills the process at once, as the kernel does for
        blocked faults.  (In a fatal-signal handler, signals.c deals with a
        fault in the report.)  */
+    /* A terminating signal waits for the report being written, and then
+       has one of its own (see signals.c).  */
+    static const int terminating[] = { SAMPLER_TERMINATING_SIGNALS };
+    for (size_t i = 0; i < sizeof terminating / sizeof terminating[0]; i++)
+        sigaddset(&blocked, terminating[i]);
     if (block_fatal) {
         sigaddset(&blocked, SIGSEGV);
         sigaddset(&blocked, SIGBUS);

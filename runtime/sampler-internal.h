@@ -300,9 +300,17 @@ void sampler_interval_start(const struct sampler_config *config);
 
 /* ---- Signals ------------------------------------------------------------- */
 
+/* The signals, other than the fatal ones, whose default action ends the
+   process: the runtime reports them where the program leaves the default
+   (see signals.c).  */
+#define SAMPLER_TERMINATING_SIGNALS                                           \
+    SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE,      \
+    SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF
+
 /* Installs the fatal-signal handlers (SIGSEGV, SIGBUS, SIGFPE, SIGILL,
-   SIGABRT, SIGTRAP) and an alternate signal stack for the calling (main)
-   thread, when sampling is on.  */
+   SIGABRT, SIGTRAP), the handler of the terminating signals left at their
+   default, and an alternate signal stack for the calling (main) thread,
+   when sampling is on.  */
 void sampler_signals_arm(void);
 
 /* An alternate signal stack for a new thread, if it has none, so that a
