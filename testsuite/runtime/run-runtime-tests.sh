@@ -566,6 +566,9 @@ exits_test() {   # LABEL BINARY HOW
         "$(record "$child" exit)|$(record "$child" parent)|$(checks "$child" --binary "$bin" | grep -v ' 0$' | tr '\n' ' ' | sed 's/ $//')"
     same "exits $label $how: sampler-report reads it as an exit with status 7" \
         "exit      $ending" "$("$report_tool" show "$child" --binary "$bin" | grep '^exit ')"
+    same "exits $label $how: rank --fail-if=status=7 finds the child failing, the parent not" \
+        "runs        2: 1 failing, 1 successful (failure: --fail-if=status=7)" \
+        "$("$report_tool" rank "$dir" --binary "$bin" --fail-if=status=7 2>&1 | head -n 1)"
 }
 
 # ---------------------------------------------------------------------------
