@@ -215,18 +215,33 @@ static void release_lock(void)
     atomic_store_explicit(&report_owner, 0, memory_order_release);
 }
 
+/* The signal mask of the thread that took the lock with
+   sampler_report_lock.  */
+static __thread sigset_t lock_saved_mask __attribute__((tls_model("initial-exec")));
+
+/* The terminating signals wait while the lock is held outside a report
+   (a reset, a failed exec, an unloaded unit): their handler writes a
+   report, and would find the lock taken by its own thread.  */
 void sampler_report_lock(void)
 {
+    static const int terminating[] = { SAMPLER_TERMINATING_SIGNALS };
     int cancel_state;
+    sigset_t blocked, saved_mask;
 
+    sigemptyset(&blocked);
+    for (size_t i = 0; i < sizeof terminating / sizeof terminating[0]; i++)
+        sigaddset(&blocked, terminating[i]);
+    pthread_sigmask(SIG_BLOCK, &blocked, &saved_mask);
     pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
     (void)acquire_lock(false);
     pthread_setcancelstate(cancel_state, NULL);
+    lock_saved_mask = saved_mask;
 }
 
 void sampler_report_unlock(void)
 {
     release_lock();
+    pthread_sigmask(SIG_SETMASK, &lock_saved_mask, NULL);
 }
 
 /* ---- The report's text -------------------------------------------------- */

@@ -115,21 +115,29 @@ static void unlock_dispositions(const sigset_t *saved_mask)
     pthread_sigmask(SIG_SETMASK, saved_mask, NULL);
 }
 
+/* The forking thread's signal mask, kept while fork holds the lock.  */
+static sigset_t fork_saved_mask;
+
+/* Signals stay blocked from here until the fork is over in both
+   processes: a handler that takes this lock (or the report lock, taken
+   next) must not interrupt the thread that holds it.  */
 void sampler_signals_fork_prepare(void)
 {
-    while (atomic_flag_test_and_set_explicit(&disposition_lock, memory_order_acquire))
-        ;
+    sigset_t saved_mask;
+
+    lock_dispositions(&saved_mask);
+    fork_saved_mask = saved_mask;
 }
 
 void sampler_signals_fork_parent(void)
 {
-    atomic_flag_clear_explicit(&disposition_lock, memory_order_release);
+    unlock_dispositions(&fork_saved_mask);
 }
 
 void sampler_signals_fork_child(void)
 {
     atomic_store_explicit(&terminating_signal, 0, memory_order_relaxed);
-    atomic_flag_clear_explicit(&disposition_lock, memory_order_release);
+    unlock_dispositions(&fork_saved_mask);
 }
 
 static int terminating_index(int signal_number)

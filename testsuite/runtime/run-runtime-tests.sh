@@ -42,8 +42,9 @@
 #               report is the one at exit), an ignored signal stays ignored,
 #               also one ignored when the program starts; a blocked signal
 #               taken by sigwait; a one-shot handler (SA_RESETHAND) then the
-#               default; yes | head (SIGPIPE); a server (in main or in a
-#               thread) stopped by SIGTERM from another process.
+#               default; yes | head (SIGPIPE); a server (in main, in a
+#               thread, or while another thread writes reports without
+#               pause) stopped by SIGTERM from another process.
 #   exits       a fork child that ends with _exit, _Exit, quick_exit (its
 #               at_quick_exit handler's counts included) or __builtin__exit:
 #               its own report, exact, "exit _exit 7" or "exit quick_exit
@@ -517,7 +518,7 @@ handled $number"
     # A server stopped with SIGTERM by another process, in main or in a
     # thread: a full report.
     local how pid
-    for how in server thread-server; do
+    for how in server thread-server dumping-server; do
         dir=$scratch/terminate-$label-$how
         mkdir -p "$dir"
         for build_name in plain instrumented; do

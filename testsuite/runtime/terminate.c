@@ -24,6 +24,9 @@
                    waits for signals for ever (pause)
    thread-server   the same in a thread that instrumented code creates,
                    while main blocks every signal and waits for it
+   dumping-server  server, while another thread writes interim reports
+                   (sampler_dump) without pause: the signal arrives while
+                   a report is being written
 
    Where the signal does not end the process, the mode calls after_signal()
    50 times and exits with 0.  Prints nothing else; stdout is flushed
@@ -81,6 +84,19 @@ __attribute__((constructor(101))) static void install_early(void)
     }
 }
 
+/* Built without the plugin, the runtime is not linked.  */
+#ifndef __SAMPLER__
+#define sampler_dump() (-1)
+#endif
+
+static void *dump_for_ever(void *unused)
+{
+    (void)unused;
+    for (;;)
+        sampler_dump();
+    return NULL;
+}
+
 static void *serve(void *unused)
 {
     (void)unused;
@@ -99,6 +115,12 @@ int main(int argc, char **argv)
 
     if (strcmp(mode, "server") == 0)
         serve(NULL);
+    if (strcmp(mode, "dumping-server") == 0) {
+        pthread_t thread;
+        if (pthread_create(&thread, NULL, dump_for_ever, NULL) != 0)
+            return 2;
+        serve(NULL);
+    }
     if (strcmp(mode, "thread-server") == 0) {
         pthread_t thread;
         sigset_t all, mask;
