@@ -80,6 +80,9 @@ wrapper_decl (unsigned index, tree fndecl)
       DECL_EXTERNAL (decl) = 1;
       DECL_ARTIFICIAL (decl) = 1;
       TREE_NOTHROW (decl) = TREE_NOTHROW (fndecl);
+      /* _exit and the like do not return: neither do their wrappers, and
+	 the call must stay the last statement of its block.  */
+      TREE_THIS_VOLATILE (decl) = TREE_THIS_VOLATILE (fndecl);
       wrapper_decls[index] = decl;
     }
   return wrapper_decls[index];

@@ -185,7 +185,11 @@ bool labeller_failed(struct labeller *labeller, const char *origin,
     *failed = false;
     for (size_t i = 0; i < labeller->n_conditions; i++) {
         const struct exit_condition *condition = &labeller->conditions[i];
-        if (condition->kind == report->exit_kind && report->exit_code >= condition->low
+        /* status=N holds for every way of exiting with a status.  */
+        bool kind_matches = condition->kind == EXIT_BY_STATUS
+                            ? EXIT_HAS_STATUS(report->exit_kind)
+                            : condition->kind == report->exit_kind;
+        if (kind_matches && report->exit_code >= condition->low
             && report->exit_code <= condition->high)
             *failed = true;
     }

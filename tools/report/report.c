@@ -89,6 +89,10 @@ const char *exit_kind_name(enum exit_kind kind)
         return "signal";
     case EXIT_BY_EXEC:
         return "exec";
+    case EXIT_BY__EXIT:
+        return "_exit";
+    case EXIT_BY_QUICK_EXIT:
+        return "quick_exit";
     case EXIT_NOT_YET:
         break;
     }
@@ -101,8 +105,11 @@ static bool parse_exit(struct report_parser *parser)
     const struct text_slice *f = parser->record.fields;
     struct run_report *report = parser->report;
     unsigned long long code;
-    if (slice_equals(f[1], "status")) {
-        report->exit_kind = EXIT_BY_STATUS;
+    if (slice_equals(f[1], "status") || slice_equals(f[1], "_exit")
+        || slice_equals(f[1], "quick_exit")) {
+        report->exit_kind = slice_equals(f[1], "status") ? EXIT_BY_STATUS
+                            : slice_equals(f[1], "_exit") ? EXIT_BY__EXIT
+                            : EXIT_BY_QUICK_EXIT;
         if (!field_to_u64(reader, f[2], "exit status", MAX_EXIT_STATUS, &code, parser->d))
             return false;
     } else if (slice_equals(f[1], "exec")) {
@@ -116,8 +123,8 @@ static bool parse_exit(struct report_parser *parser)
             return record_fail(reader, parser->d, "signal 0 is not a signal");
     } else {
         char shown[128];
-        return record_fail(reader, parser->d, "bad exit kind '%s' (expected status, signal "
-                           "or exec)",
+        return record_fail(reader, parser->d, "bad exit kind '%s' (expected status, signal, "
+                           "exec, _exit or quick_exit)",
                            slice_for_message(f[1], shown, sizeof shown));
     }
     report->exit_code = (unsigned) code;
@@ -150,7 +157,8 @@ static bool parse_header_field(struct report_parser *parser, enum header_field f
         || (field == HEADER_INTERIM && parser->header_seen[HEADER_EXIT]))
         return record_fail(reader, d, "a report has an 'exit' record or an 'interim' "
                            "one, not both");
-    /* exit status N, exit signal N; exit exec.  */
+    /* exit status N, exit signal N, exit _exit N, exit quick_exit N; exit
+       exec.  */
     size_t wanted = field == HEADER_EXIT && !slice_equals(f[1], "exec") ? 3 : 2;
     if (record->n_fields != wanted)
         return record_fail(reader, d, "'%s' record has %zu fields, expected %zu",
