@@ -37,23 +37,23 @@ record () {
 #   site 5  float-kinds 'x'       +normal in every run, nan in 50-59
 #   site 6  switch 'switch (mode)' case 1 in even runs, default in odd ones
 #   site 7  scalar-pairs 'i ? n'  < in every run
-# Before elimination (F, S: runs where true; F-obs, S-obs: where observed):
+# Before elimination (F, S: runs where true; F-obs, S-obs: where observed;
+# bound: Newcombe's bound from Wilson intervals, w-(x, n) and w+(x, n) the
+# ends of Wilson's interval, as in reference.py below):
 #   n < 0        F 25 S 0, obs 40/60: Failure 1, Context 0.4, Increase 0.6,
-#                bound 0.6 - z sqrt(0.4 * 0.6 / 100) = 0.5039818,
-#                Importance 2 / (1 / 0.5039818 + log 40 / log 25) = 0.6389
-#   p != 0       F 20 S 0, obs 40/60: bound 0.5039818, Importance 0.6220
-#   read (fd) < 0  F 30 S 0, obs 40/40: Context 0.5, bound
-#                0.5 - z sqrt(0.25 / 80) = 0.3904, Importance 0.5486
+#                bound 0.6 - sqrt((1 - w-(25, 25))^2 + (w+(40, 100) - 0.4)^2)
+#                = 0.6 - sqrt(0.1332^2 + 0.0980^2) = 0.4346,
+#                Importance 2 / (1 / 0.4343 + log 40 / log 25) = 0.580
+#   p != 0       F 20 S 0, obs 40/60: bound 0.411, Importance 0.546
+#   read (fd) < 0  F 30 S 0, obs 40/40: Context 0.5, bound 0.344,
+#                Importance 0.501
 # Elimination:
 #   1. n < 0 drops runs 0-24 (25 failing, 0 successful)
 #   2. among 15 failing runs left (25-39): read (fd) < 0, F 5 S 0, obs
-#      15/40: Context 15/55, bound 0.7273 - z sqrt(0.2727 * 0.7273 / 55)
-#      = 0.6096, Importance 2 / (1 / 0.6096 + log 15 / log 5) = 0.6019;
-#      drops runs 25-29
+#      15/40: Context 15/55, bound 0.274, Importance 0.375; drops runs 25-29
 #   3. among runs 30-39 and 40-99: len == 0, F 10 S 10, obs 10/60:
-#      Failure 0.5, Context 1/7, bound 0.3571 - z sqrt(0.25 / 20 + 0.1224 / 70)
-#      = 0.1232, Importance 2 / (1 / 0.1232 + 1) = 0.2194; drops runs 30-39
-#      and 90-99: every failing run explained.
+#      Failure 0.5, Context 1/7, bound 0.133, Importance 0.234; drops runs
+#      30-39 and 90-99: every failing run explained.
 UNIT=0123456789abcdef0123456789abcdef
 hand_table () {
     record unit $UNIT src/hand.c 8 27
@@ -114,13 +114,26 @@ hand="$scratch/hand/runs --sites $scratch/hand/sites.txt"
 cat >"$scratch/reference.py" <<'EOF'
 import csv, math, sys
 ranked, z = sys.argv[1], float(sys.argv[2])
+min_failing = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+def wilson(x, n, z, sign):
+    """An end of Wilson's score interval (Wilson, JASA 1927), solved from
+    |x/n - p| = z sqrt(p (1 - p) / n) as a quadratic in p."""
+    a, b, c = 1 + z * z / n, -(2 * x / n + z * z / n), (x / n) ** 2
+    return (-b + sign * math.sqrt(b * b - 4 * a * c)) / (2 * a)
 # The hand-made runs, as the comments of run-rank-tests.sh describe them.
 truth = {}   # predicate text -> set of runs where true
 observed = {}
 R = range(100)
+order = {}   # predicate text -> place among ties: branches, returns, then
+             # other schemes, then scalar pairs; then line (one file, column 5
+             # or more but for line 3, 4, 6)
+LINES = {"p": 3, "!(p": 3, "read": 4, "cleanup": 6, "n": 8, "len": 9, "x": 10, "switch": 11, "i": 12}
 def put(text, runs, seen):
     truth[text] = set(runs)
     observed[text] = set(seen)
+    first = text.split()[0]
+    kind = 0 if first in ("p", "!(p", "read", "switch") else 2 if first == "i" else 1
+    order[text] = (kind, LINES[first], len(order))
 put("p != 0", range(0, 20), R)
 put("!(p != 0)", range(20, 100), R)
 lt, gt = set(range(0, 30)), set(range(30, 80))
@@ -151,20 +164,20 @@ for text in truth:
     if f + s == 0:
         continue
     failure, context = f / (f + s), fo / (fo + so)
-    bound = failure - context - z * math.sqrt(failure * (1 - failure) / (f + s)
-                                             + context * (1 - context) / (fo + so))
-    if bound <= 0:
+    bound = failure - context - math.hypot(failure - wilson(f, f + s, z, -1),
+                                           wilson(fo, fo + so, z, 1) - context)
+    if bound <= 0 or f < min_failing:
         continue
     importance = 0 if f <= 1 else 2 / (1 / bound + math.log(40) / math.log(f))
-    expected.append((text, f, s, fo, so, bound, importance))
+    expected.append((text, f, s, fo, so, bound, importance, order[text]))
 got = [row for row in csv.DictReader(open(ranked)) if row["list"] == "ranking"]
 assert len(got) == len(expected), (len(got), [e[0] for e in expected], [g["predicate"] for g in got])
-expected.sort(key=lambda e: (-e[6], -e[5], -e[1]))
+expected.sort(key=lambda e: (-e[6], -e[5], -e[1], e[7]))
 for e, g in zip(expected, got):
     assert g["predicate"] == e[0], (g["predicate"], e[0])
     assert (int(g["f"]), int(g["s"]), int(g["f_observed"]), int(g["s_observed"])) == e[1:5], (g, e)
-    assert abs(float(g["increase_bound"]) - e[5]) < 1e-12, (g, e)
-    assert abs(float(g["importance"]) - e[6]) < 1e-12, (g, e)
+    assert abs(float(g["increase_lower_bound"]) - e[5]) < 1e-12, (g, e)
+    assert abs(float(g["importance_from_lower_bound"]) - e[6]) < 1e-12, (g, e)
 print("%d kept predicates agree" % len(got))
 steps = [(g["predicate"], g["f"], g["s"], g["num_failing"])
          for g in csv.DictReader(open(ranked)) if g["list"] == "elimination"]
@@ -197,7 +210,7 @@ check "confidence 99%: the reference agrees with z = 2.5758" \
 check "confidence 99%: lower bounds, no predicate gained" python3 -c "
 import csv
 def bounds(path):
-    return {r['predicate']: float(r['increase_bound']) for r in csv.DictReader(open(path)) if r['list'] == 'ranking'}
+    return {r['predicate']: float(r['increase_lower_bound']) for r in csv.DictReader(open(path)) if r['list'] == 'ranking'}
 a, b = bounds('$scratch/hand.csv'), bounds('$scratch/hand99.csv')
 assert set(b) <= set(a) and all(b[p] < a[p] for p in b), (a, b)"
 
@@ -242,7 +255,7 @@ expect_error () {
     fi
 }
 R="$scratch/hand/runs"
-rank_usage="usage: sampler-report rank INPUT... [--binary FILE]... [--sites FILE]... [--fail-if=RULE | --labels FILE] [--confidence=PERCENT] [--top=N] [--format=text|csv|jsonl|html] [--source-dir DIR]..."
+rank_usage="usage: sampler-report rank INPUT... [--binary FILE]... [--sites FILE]... [--fail-if=RULE | --labels FILE] [--confidence=PERCENT] [--min-failing=K] [--interval=wilson|normal] [--top=N] [--format=text|csv|jsonl|html] [--source-dir DIR]..."
 head -n 99 "$scratch/labels" >"$scratch/labels-short"
 expect_error "label file: a run without a label" 2 \
     "sampler-report: $R/run-99.report: no label for this run in $scratch/labels-short" \
@@ -421,7 +434,7 @@ sql_ranking () {
     sqlite3 "$scratch/cbi.db" ".import --csv $1/runs.csv runs" ".import --csv $1/sites.csv sites" \
         ".import --csv $1/counts.csv counts" ".read $top/tools/cbi-scores.sql" \
         ".mode csv" ".headers on" \
-        "SELECT position, unit, site, predicate_index, f, s, f_obs, s_obs, increase_bound, importance FROM cbi_scores ORDER BY position" \
+        "SELECT position, unit, site, predicate_index, f, s, f_obs, s_obs, increase_lower_bound, importance_from_lower_bound FROM cbi_scores ORDER BY position" \
         >"$2"
 }
 # compare_rankings RANK-CSV SQL-CSV: the same predicates in the same order, the same numbers.
@@ -434,7 +447,8 @@ assert len(ranked) == len(sql) and sql, (len(ranked), len(sql))
 for r, s in zip(ranked, sql):
     assert (r["unit"], r["site"], r["predicate_index"]) == (s["unit"], s["site"], s["predicate_index"]), (r, s)
     assert (r["f"], r["s"], r["f_observed"], r["s_observed"]) == (s["f"], s["s"], s["f_obs"], s["s_obs"]), (r, s)
-    for a, b in (("importance", "importance"), ("increase_bound", "increase_bound")):
+    for a, b in (("importance_from_lower_bound", "importance_from_lower_bound"),
+                 ("increase_lower_bound", "increase_lower_bound")):
         assert abs(float(r[a]) - float(s[b])) <= 1e-12, (a, r[a], s[b])
 print("%d predicates in the same order" % len(sql))
 EOF
