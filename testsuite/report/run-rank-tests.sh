@@ -214,6 +214,121 @@ def bounds(path):
 a, b = bounds('$scratch/hand.csv'), bounds('$scratch/hand99.csv')
 assert set(b) <= set(a) and all(b[p] < a[p] for p in b), (a, b)"
 
+# --- Small counts: a fluke, a tie, the zero-width case ------------------------------
+# 200 runs, 0-39 failing (signal 11), every site observed in every run:
+#   fluke != 0     true in failing run 39 only
+#   few != 0       true in failing runs 36-38 only: F 3, S 0, so Failure's
+#                  interval has zero width under the normal approximation
+#   real > limit   true in failing runs 0-11 and successful runs 40-45
+#   res < buf (scalar pair, line 39) and fgets (buf) == 0 (return, line 40):
+#                  both true in failing runs 12-19 and successful 100-103,
+#                  an exact tie
+# Under the normal approximation without minimum support (the old rule),
+# few != 0 (bound 0.745, Importance 0.425) leads real > limit (0.357); with
+# Wilson's intervals few's bound is 0.235 and real leads.  The fluke is not
+# kept (F 1 < 3); without the minimum support its bound is 0.004 (Wilson's
+# interval of 1 of 1 reaches down to 0.21) and it comes last.  The tie goes
+# to the return.
+python3 - "$scratch/small" <<'PY'
+import os, sys
+out = sys.argv[1]
+os.makedirs(out + "/runs")
+unit = "fedcba9876543210fedcba9876543210"
+sites = [("branches", 20, "fluke != 0", "false,true", 2), ("branches", 21, "few != 0", "false,true", 2),
+         ("branches", 30, "real > limit", "false,true", 2), ("scalar-pairs", 39, "res ? buf", "<,==,>", 3),
+         ("returns", 40, "fgets (buf)", "<0,==0,>0", 3)]
+n_counters = sum(s[4] for s in sites)
+with open(out + "/sites.txt", "w") as f:
+    f.write("unit\t%s\tsrc/small.c\t%d\t%d\n" % (unit, len(sites), n_counters))
+    for i, (scheme, line, predicate, counters, n) in enumerate(sites):
+        f.write("site\t%d\t%s\tsrc/small.c\t%d\t5\tmain\t%d\t%s\t%s\n"
+                % (i, scheme, line, n, predicate, counters))
+    f.write("end\n")
+def branch(i, true):
+    return "%d\t%d\t%d" % (i, 0 if true else 1, 1 if true else 0)
+for run in range(200):
+    fluke, few = run == 39, 36 <= run <= 38
+    real = run < 12 or 40 <= run <= 45
+    tie = 12 <= run <= 19 or 100 <= run <= 103
+    lines = ["sampler-report\t1", "program\t/nonexistent/small", "pid\t%d" % (5000 + run),
+             "sparsity\t100", "seed\t%d" % run,
+             "exit\tsignal\t11" if run < 40 else "exit\tstatus\t0",
+             "unit\t%s\t%d\t%d\tsrc/small.c" % (unit, len(sites), n_counters),
+             branch(0, fluke), branch(1, few), branch(2, real),
+             "3\t1\t0\t0" if tie else "3\t0\t0\t1", "4\t0\t1\t0" if tie else "4\t0\t0\t1", "end"]
+    with open("%s/runs/run-%03d.report" % (out, run), "w") as f:
+        f.write("\n".join(lines) + "\n")
+PY
+small="$scratch/small/runs --sites $scratch/small/sites.txt"
+# small_lists CSV: "elimination: A; B | ranking: C; D" (predicate texts)
+small_lists () {
+    python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+print(" | ".join("%s: %s" % (kind, "; ".join(r["predicate"] for r in rows if r["list"] == kind))
+                 for kind in ("elimination", "ranking")))' "$1"
+}
+# first_predicate CSV: the predicate of the first elimination step
+first_predicate () {
+    python3 -c '
+import csv, sys
+print(next(r["predicate"] for r in csv.DictReader(open(sys.argv[1]))))' "$1"
+}
+"$tool" rank $small --top=0 --format=csv >"$scratch/small.csv" 2>&1
+want="elimination: real > limit; fgets (buf) == 0; few != 0 | ranking: real > limit; fgets (buf) == 0; fgets (buf) <= 0; res < buf; res <= buf; few != 0"
+got=$(small_lists "$scratch/small.csv")
+if [ "$got" = "$want" ]; then
+    pass "small counts: the real predicate leads, the fluke is not kept, the tie goes to the return"
+else
+    printf 'got:      %s\nexpected: %s\n' "$got" "$want" >"$scratch/small.why"
+    fail "small counts: the real predicate leads, the fluke is not kept, the tie goes to the return" \
+        "$scratch/small.why"
+fi
+"$tool" rank $small --top=0 --format=csv --min-failing=1 >"$scratch/small1.csv" 2>&1
+if [ "$(grep '^ranking,' "$scratch/small1.csv" | tail -n 1 | cut -d, -f11)" = "fluke != 0" ] &&
+   [ "$(first_predicate "$scratch/small1.csv")" = "real > limit" ]; then
+    pass "small counts, no minimum support: the fluke comes last, the real predicate leads"
+else
+    fail "small counts, no minimum support: the fluke comes last, the real predicate leads" \
+        "$scratch/small1.csv"
+fi
+"$tool" rank $small --top=0 --format=csv --interval=normal --min-failing=1 >"$scratch/small-old.csv" 2>&1
+if [ "$(first_predicate "$scratch/small-old.csv")" = "few != 0" ] &&
+   grep -q '^ranking,.*,fluke != 0,' "$scratch/small-old.csv"; then
+    pass "small counts, the old rule (normal approximation): the zero-width predicate leads, the fluke is kept"
+else
+    fail "small counts, the old rule (normal approximation): the zero-width predicate leads, the fluke is kept" \
+        "$scratch/small-old.csv"
+fi
+"$tool" rank $small >"$scratch/small.txt" 2>&1
+"$tool" rank $small --fail-if=signal >"$scratch/small-signal.txt" 2>&1
+if grep -qx 'runs        200: 40 failing, 160 successful (failure: --fail-if=signal,status=1-255)' "$scratch/small.txt" &&
+   grep -q 'the default rule: any signal or non-zero exit status is a failure' "$scratch/small.txt" &&
+   grep -q 'true in at least 3 failing runs' "$scratch/small.txt" &&
+   ! grep -q 'default rule' "$scratch/small-signal.txt"; then
+    pass "small counts: the text says the failure rule, that it is the default, and the minimum support"
+else
+    fail "small counts: the text says the failure rule, that it is the default, and the minimum support" \
+        "$scratch/small.txt"
+fi
+"$tool" rank $small --format=jsonl >"$scratch/small.jsonl" 2>&1
+check "small counts: the jsonl summary has the failure rule, interval and minimum support" python3 -c "
+import json
+head = json.loads(open('$scratch/small.jsonl').readline())
+assert head['failing'] == 40 and head['default_failure_rule'] is True, head
+assert head['interval'] == 'wilson' and head['min_failing'] == 3, head"
+if command -v sqlite3 >/dev/null; then
+    "$tool" export $small --output "$scratch/export-small" >/dev/null 2>&1
+    rm -f "$scratch/small.db"
+    sqlite3 "$scratch/small.db" ".import --csv $scratch/export-small/runs.csv runs" \
+        ".import --csv $scratch/export-small/sites.csv sites" \
+        ".import --csv $scratch/export-small/counts.csv counts" ".read $top/tools/cbi-scores.sql" \
+        ".mode list" "SELECT predicate, predicate_index FROM cbi_scores ORDER BY position" \
+        >"$scratch/small-sql.csv" 2>&1
+    check "small counts: SQL breaks the tie as rank does" \
+        test "$(head -n 3 "$scratch/small-sql.csv" | tr '\n' ' ')" = "real > limit|0 fgets (buf)|2 fgets (buf)|5 "
+fi
+
 # --- Failure rules and labels ------------------------------------------------------
 summary () { sed -n 1p "$scratch/out"; }
 rule_case () {
