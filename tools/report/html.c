@@ -205,7 +205,8 @@ void write_ranking_html(FILE *out, const struct ranking *ranking,
               "--fail-if=signal counts crashes only", out);
     fprintf(out, ". %zu predicates at %zu sites; %zu kept: the %g%% lower confidence bound of "
             "Increase (%s) above 0, and true in at least %lu failing runs. Importance is the "
-            "harmonic mean of that bound and log F / log %lu.</p>\n",
+            "harmonic mean of that bound and log F / log NumF (NumF: failing runs in play, %lu "
+            "before elimination).</p>\n",
             ranking->universe->n_predicates, ranking->universe->n_sites, ranking->n_kept,
             ranking->confidence * 100,
             ranking->interval == INTERVAL_NORMAL ? "normal approximation"

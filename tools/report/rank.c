@@ -479,7 +479,8 @@ static void write_text(FILE *out, const struct ranking *ranking)
             ranking->universe->n_predicates, ranking->universe->n_sites, ranking->n_kept,
             ranking->min_failing, ranking->min_failing == 1 ? "" : "s");
     fprintf(out, "scores      INCREASE-LOW: %g%% lower confidence bound of INCREASE (%s);\n"
-            "            IMPORTANCE(LOW): harmonic mean of INCREASE-LOW and log F / log %lu\n",
+            "            IMPORTANCE(LOW): harmonic mean of INCREASE-LOW and log F / log NumF\n"
+            "            (NumF: failing runs in play, %lu before elimination)\n",
             ranking->confidence * 100, interval_name(ranking->interval), ranking->n_failing);
     fputs("\nElimination (each step: the best predicate, then again without the runs where it "
           "is true;\nF and S: the failing and successful runs it drops):\n", out);
