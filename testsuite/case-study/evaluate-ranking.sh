@@ -9,8 +9,11 @@
 # sparsity, the runs are read in prefixes of 25, 50, 100, ... runs; at each
 # prefix both rankings are made, and the bug counts as found when one of
 # the first two elimination steps lies in more_arrays (as in the case
-# study; out_char for the line-wrap bug).  Prints a Markdown table
-# (docs/ranking.md explains it):
+# study; for the line-wrap bug, a step in out_char or in bc_out_num, which
+# prints the long numbers that out_char breaks: the bug's own predicate, a
+# line break, is true in every run that prints a number longer than a line,
+# and only numbers of three lines or more come out wrong).  Prints a
+# Markdown table (docs/ranking.md explains it):
 #   runs needed   the smallest prefix from which on, up to the largest one
 #                 run, the bug is among the first two steps
 #   step, rank    at RANK_AT runs (default 400): the first elimination step
@@ -89,15 +92,15 @@ run_chunk () {
     mv "$dir.labels.tmp" "$dir.labels"
 }
 
-# found CSV FUNCTION: "STEP RANK" of the bug (first elimination step in
-# FUNCTION, first position in the ranking), "-" for none.
+# found CSV FUNCTIONS: "STEP RANK" of the bug (first elimination step in
+# one of the FUNCTIONS, first position in the ranking), "-" for none.
 found () {
     python3 - "$1" "$2" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 def first(kind):
     for r in rows:
-        if r["list"] == kind and r["function"] == sys.argv[2]:
+        if r["list"] == kind and r["function"] in sys.argv[2].split():
             return r["position"]
     return "-"
 print(first("elimination"), first("ranking"))
@@ -109,7 +112,7 @@ echo "|---|---|---|---|---|---|---|---|"
 for bug in $bugs; do
 case $bug in
     more-arrays) function=more_arrays ;;
-    line-wrap) function=out_char ;;
+    line-wrap) function="out_char bc_out_num" ;;
     *) echo "unknown bug '$bug' (expected more-arrays or line-wrap)" >&2; exit 2 ;;
 esac
 build_bc "sampled-$bug" "$build/bin/sampler-gcc" "-O2 -fplugin-arg-sampler-schemes=$schemes" \
@@ -146,6 +149,6 @@ for s in $sparsities; do
         [ $both_in_row -ge 2 ] && [ "$last" -ge "$rank_at" ] && break
         first=$((last + 1)) last=$((last * 2))
     done
-    echo "| $function | $s | $n_runs | $n_failing | $need_old | $need_new | $at_old | $at_new |"
+    echo "| $(echo $function | sed 's/ /, /g') | $s | $n_runs | $n_failing | $need_old | $need_new | $at_old | $at_new |"
 done
 done
