@@ -29,9 +29,9 @@ struct rank_options {
     size_t n_source_dirs, source_dirs_capacity;
 };
 
-/* Three failing runs: with fewer, a predicate true in every failing run
-   that observed it is as likely a coincidence of sampling as a cause (see
-   docs/ranking.md).  */
+/* A kept predicate is true in at least DEFAULT_MIN_FAILING failing runs
+   unless --min-failing says otherwise: with one or two, at sparse rates,
+   coincidences of sampling abound (docs/ranking.md).  */
 enum { HELP_GIVEN = -1, DEFAULT_TOP = 20, DEFAULT_MIN_FAILING = 3 };
 
 static bool parse_confidence(const char *text, double *confidence)
