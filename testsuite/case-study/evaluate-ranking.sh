@@ -131,7 +131,8 @@ for s in $sparsities; do
         for variant in old new; do
             if [ $variant = old ]; then options="--interval=normal --min-failing=1"; else options=; fi
             # shellcheck disable=SC2086
-            "$tool" rank $inputs_list --labels "$labels" --top=0 --format=csv $options \
+            "$tool" rank $inputs_list --binary "$work/sampled-$bug/bc/bc" --labels "$labels" \
+                --top=0 --format=csv $options \
                 >"$work/$bug/s$s/$variant.csv" 2>"$work/$bug/s$s/$variant.err" || { cat "$work/$bug/s$s/$variant.err" >&2; exit 1; }
             set -- $(found "$work/$bug/s$s/$variant.csv" "$function")
             step=$1 position=$2
