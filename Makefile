@@ -115,7 +115,7 @@ check-report: all
 check-plugin: all
 	testsuite/plugin/run-plugin-tests.sh $(abspath $(B))
 
-# Seed 000's example, built with the wrapper and run at three sparsities.
+# The example of Liblit et al. (PLDI 2003), built with the wrapper and run at three sparsities.
 demo: all
 	$(B)/bin/sampler-gcc -O2 testsuite/demo/checks-demo.c -o $(B)/checks-demo
 	for s in 0 1 100; do echo "SAMPLER_SPARSITY=$$s:"; \
