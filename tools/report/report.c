@@ -455,6 +455,7 @@ bool report_parse_one(struct run_report *report, const char *path, const char *d
               && parse_report(&parser, report);
     record_free(&parser.record);
     name_index_free(&parser.first_occurrence);
+    free(parser.object);
     if (!ok)
         run_report_free(report);
     return ok;
