@@ -28,10 +28,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fuzz_fail("a binary accepted once is refused the second time: %s", d.message);
         if (catalog.n_units != n_units)
             fuzz_fail("reading a binary twice added units");
-        const char *report_path = fuzz_report_for_catalog(&catalog, &report);
-        int status = fuzz_show(report_path, "--binary", path, "--format=text");
-        if (status != EXIT_FINE)
-            fuzz_fail("show refused a report made to fit the tables (status %d)", status);
+        fuzz_show_and_rank(fuzz_runs_for_catalog(&catalog, &report), "--binary", path,
+                           fuzz_format(size));
     }
     site_catalog_free(&catalog);
     return 0;

@@ -73,35 +73,47 @@ static inline void fuzz_discard_stdout(void)
     }
 }
 
-/* A report of one run that saw every site of every unit of CATALOG, so that
-   it fits the tables exactly; written to FILE, whose name is returned.  */
-static inline const char *fuzz_report_for_catalog(const struct site_catalog *catalog,
-                                                  struct fuzz_file *file)
+/* Two runs back to back, a failing one (exit status 1) and a successful
+   one, that saw every site of every unit of CATALOG, with different counts,
+   so that they fit the tables exactly and give `rank' something to rank;
+   written to FILE, whose name is returned.  */
+static inline const char *fuzz_runs_for_catalog(const struct site_catalog *catalog,
+                                                struct fuzz_file *file)
 {
     char *text;
     size_t size;
     FILE *out = open_memstream(&text, &size);
     if (!out)
         abort();
-    fputs("sampler-report\t1\nprogram\t\npid\t2\nsparsity\t1\nseed\t3\nexit\tstatus\t0\n",
-          out);
-    for (size_t u = 0; u < catalog->n_units; u++) {
-        const struct unit_table *unit = catalog->units[u];
-        fprintf(out, "unit\t%s\t%u\t%u\t", unit->signature, unit->n_sites, unit->n_counters);
-        write_escaped(out, unit->source);
-        fputc('\n', out);
-        for (unsigned s = 0; s < unit->n_sites; s++) {
-            fprintf(out, "%u", s);
-            for (unsigned c = 0; c < unit->sites[s].n_counters; c++)
-                fprintf(out, "\t%u", c + s + 1);
+    for (unsigned run = 0; run < 2; run++) {
+        fprintf(out, "sampler-report\t1\nprogram\t\npid\t%u\nsparsity\t1\nseed\t3\n"
+                "exit\tstatus\t%u\n", run + 2, run == 0);
+        for (size_t u = 0; u < catalog->n_units; u++) {
+            const struct unit_table *unit = catalog->units[u];
+            fprintf(out, "unit\t%s\t%u\t%u\t", unit->signature, unit->n_sites,
+                    unit->n_counters);
+            write_escaped(out, unit->source);
             fputc('\n', out);
+            for (unsigned s = 0; s < unit->n_sites; s++) {
+                fprintf(out, "%u", s);
+                for (unsigned c = 0; c < unit->sites[s].n_counters; c++)
+                    fprintf(out, "\t%u", run == 0 ? c + s + 1 : (c + 2 * s) % 5 + 1);
+                fputc('\n', out);
+            }
         }
+        fputs("end\n", out);
     }
-    fputs("end\n", out);
     fclose(out);
     const char *path = fuzz_file_write(file, text, size);
     free(text);
     return path;
+}
+
+/* FORMAT for an input of SIZE bytes: text, csv or jsonl, so that the
+   corpus covers all three.  */
+static inline const char *fuzz_format(size_t size)
+{
+    return size % 3 == 0 ? "--format=text" : size % 3 == 1 ? "--format=csv" : "--format=jsonl";
 }
 
 /* Runs `sampler-report show` on the report PATH with the site tables of
@@ -112,6 +124,21 @@ static inline int fuzz_show(const char *path, const char *tables_option, const c
     char *argv[] = { "show", (char *) path, (char *) tables_option, (char *) tables, "--all",
                      (char *) format, NULL };
     return show_command.run(&show_command, 6, argv);
+}
+
+/* The runs of fuzz_runs_for_catalog, PATH, are shown and ranked with the
+   tables that made them, which must fit: both commands must succeed.  */
+static inline void fuzz_show_and_rank(const char *path, const char *tables_option,
+                                      const char *tables, const char *format)
+{
+    int status = fuzz_show(path, tables_option, tables, format);
+    if (status != EXIT_FINE)
+        fuzz_fail("show refused runs made to fit the tables (status %d)", status);
+    char *argv[] = { "rank", (char *) path, (char *) tables_option, (char *) tables,
+                     "--fail-if=status=1", "--top=0", (char *) format, NULL };
+    status = rank_command.run(&rank_command, 7, argv);
+    if (status != EXIT_FINE)
+        fuzz_fail("rank refused runs made to fit the tables (status %d)", status);
 }
 
 #endif

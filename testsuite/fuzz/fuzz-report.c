@@ -68,8 +68,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (whole_ok && whole_runs != stream_runs)
             fuzz_fail("show's reader finds %zu runs, merge's %zu", whole_runs, stream_runs);
     }
-    const char *format = size % 3 == 0 ? "--format=text"
-                         : size % 3 == 1 ? "--format=csv" : "--format=jsonl";
-    fuzz_show(path, "--sites", FUZZ_SITE_TABLE, format);
+    fuzz_show(path, "--sites", FUZZ_SITE_TABLE, fuzz_format(size));
     return 0;
 }

@@ -27,12 +27,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fuzz_fail("a site table accepted once is refused the second time: %s", d.message);
         if (catalog.n_units != n_units)
             fuzz_fail("reading a site table twice added units");
-        const char *report_path = fuzz_report_for_catalog(&catalog, &report);
-        const char *format = size % 3 == 0 ? "--format=text"
-                             : size % 3 == 1 ? "--format=csv" : "--format=jsonl";
-        int status = fuzz_show(report_path, "--sites", path, format);
-        if (status != EXIT_FINE)
-            fuzz_fail("show refused a report made to fit the tables (status %d)", status);
+        fuzz_show_and_rank(fuzz_runs_for_catalog(&catalog, &report), "--sites", path,
+                           fuzz_format(size));
     }
     site_catalog_free(&catalog);
     return 0;

@@ -68,8 +68,8 @@ printf 'signal,status=1-255\n' >"$corpus/labels/rule"
 cp "$work/sites" "$corpus/sites/program"
 "$tool" merge "$work/sparse.report" --sites "$work/sites" -o "$work/agg"
 
-strip --strip-unneeded --keep-section=.debug_sampler_sites -o "$corpus/elf/lib.o" lib.o
-strip --strip-unneeded --keep-section=.debug_sampler_sites -o "$corpus/elf/prog.o" prog.o
-strip --keep-section=.debug_sampler_sites -o "$corpus/elf/libseed.so" libseed.so
+strip --strip-unneeded --keep-section=.debug_sampler_sites -o "$corpus/elf/lib-object" lib.o
+strip --strip-unneeded --keep-section=.debug_sampler_sites -o "$corpus/elf/prog-object" prog.o
+strip --keep-section=.debug_sampler_sites -o "$corpus/elf/libseed-shared" libseed.so
 echo "corpus in $corpus:"
 du -a "$corpus" | sort -k2

@@ -225,7 +225,7 @@ section "Files given to sampler-report (show, merge, rank, export)"
 : >"$(bad empty)"
 report_case "empty file" "empty:1: not a sampler report \(empty file\)" "$(bad empty)"
 report_case "no such file" "nothing-here: No such file or directory" "$(bad nothing-here)"
-report_case "an ELF object instead" "prog.o:1: not a sampler report \(it looks like an ELF file: pass programs, libraries and objects with --binary\)" "$corpus/elf/prog.o"
+report_case "an ELF object instead" "prog-object:1: not a sampler report \(it looks like an ELF file: pass programs, libraries and objects with --binary\)" "$corpus/elf/prog-object"
 tool_case Report "a directory given to show" "a-directory: Is a directory" show "$scratch/a-directory"
 report_case "a site table instead" "program:1: not a sampler report \(it looks like a site table: pass it with --sites\)" "$sites"
 sed 's/^sampler-report\t1$/sampler-report\t2/' "$report" >"$(bad version)"
@@ -345,7 +345,7 @@ on_first_site 's/^\(site\t0\t\([^\t]*\t\)\{2\}\)[0-9]*/\1999/' >"$(bad other)"
 tool_case "Site table" "two different tables, one signature" "other:1: unit [0-9a-f]{32} differs from the table with the same signature at .*program:1" \
     show "$report" --sites "$sites" --sites "$(bad other)"
 sites_case "a report instead" "good.report:1: not a site table \(it looks like a report\)" "$report"
-sites_case "an ELF object instead" "prog.o:1: not a site table \(it looks like an ELF file: pass programs, libraries and objects with --binary\)" "$corpus/elf/prog.o"
+sites_case "an ELF object instead" "prog-object:1: not a site table \(it looks like an ELF file: pass programs, libraries and objects with --binary\)" "$corpus/elf/prog-object"
 sites_case "an aggregate instead" "good.aggregate:1: not a site table \(it looks like an aggregate: give it to merge, rank or export\)" "$aggregate"
 
 # Binaries (--binary, or a report's own program).
@@ -354,7 +354,7 @@ binary_case () {
     tool_case Binary "$what" "$pattern" show "$report" --binary "$file"
     tool_case Binary "$what" "$pattern" merge "$report" --binary "$file" -o "$scratch/out"
 }
-object="$corpus/elf/prog.o"
+object="$corpus/elf/prog-object"
 binary_case "a site table instead" "program: not an ELF file \(it looks like a site table: pass it with --sites\)" "$sites"
 binary_case "a report instead" "good.report: not an ELF file \(it looks like a report\)" "$report"
 binary_case "a directory" "a-directory: not a regular file" "$scratch/a-directory"
