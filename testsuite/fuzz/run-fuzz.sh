@@ -41,8 +41,9 @@ for kind in $kinds; do
     if "$target" -max_total_time="$seconds" -max_len="$(max_len "$kind")" -timeout=10 \
            -rss_limit_mb=2048 -close_fd_mask=2 -print_final_stats=1 -dict="$here/sampler.dict" ${FUZZ_FLAGS-} \
            -artifact_prefix="$artifacts/" "$corpus" "$here/corpus/$kind" >"$log" 2>&1; then
-        # The last status line: "#RUNS ... cov: EDGES ...".
-        runs=$(grep -o '^#[0-9]*' "$log" | tail -1 | tr -d '#')
+        # The final stats, or (in -fork mode) the last status line "#RUNS ...".
+        runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
+        [ -n "$runs" ] || runs=$(grep -o '^#[0-9][0-9]*' "$log" | tail -1 | tr -d '#')
         pass "$kind: $seconds s, ${runs:-?} inputs run, $(grep -o 'cov: [0-9]*' "$log" | tail -1) edges"
     else
         fail "$kind: finding in $artifacts (log $log)"
