@@ -124,6 +124,11 @@ bool labeller_init_file(struct labeller *labeller, const char *path, struct diag
         buffer_free(&contents);
         return false;
     }
+    enum file_kind kind = guess_file_kind(contents.data, contents.size);
+    if (kind != FILE_UNKNOWN && kind != FILE_LABELS) {
+        buffer_free(&contents);
+        return diag_fail(d, "%s:1: not a label file%s", path, file_kind_hint(kind));
+    }
     struct record_reader reader;
     struct record record = { 0 };
     size_t capacity = 0;

@@ -306,9 +306,11 @@ static bool collect_run(void *context, const struct run_view *run, struct diag *
         }
     }
     /* Units come in report order, not catalog order.  */
-    qsort(collector->sites, collector->n_sites, sizeof *collector->sites, compare_u32);
-    qsort(collector->predicates, collector->n_predicates, sizeof *collector->predicates,
-          compare_u32);
+    if (collector->n_sites > 1)
+        qsort(collector->sites, collector->n_sites, sizeof *collector->sites, compare_u32);
+    if (collector->n_predicates > 1)
+        qsort(collector->predicates, collector->n_predicates, sizeof *collector->predicates,
+              compare_u32);
     return isolation_add_run(collector->isolation, run->failed, collector->sites,
                              collector->n_sites, collector->predicates,
                              collector->n_predicates, d);

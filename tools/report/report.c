@@ -60,10 +60,14 @@ static bool check_version(struct report_parser *parser)
 {
     struct record_reader *reader = &parser->reader;
     const struct record *record = &parser->record;
-    if (!slice_equals(record->fields[0], "sampler-report"))
+    if (!slice_equals(record->fields[0], "sampler-report")) {
+        const char *hint = file_kind_hint(guess_file_kind(record->line.data, record->line.size));
+        if (*hint)
+            return record_fail(reader, parser->d, "not a sampler report%s", hint);
         return record_fail(reader, parser->d,
                            "not a sampler report (the first line must be "
                            "'sampler-report<TAB>%d')", REPORT_FORMAT_VERSION);
+    }
     if (record->n_fields != 2)
         return record_fail(reader, parser->d, "'sampler-report' record has %zu fields, expected 2",
                            record->n_fields);
@@ -406,6 +410,8 @@ bool report_file_parse(struct report_file *file, const char *path,
 {
     struct report_parser parser = { .d = d };
     memset(file, 0, sizeof *file);
+    if (guess_file_kind(data, size) == FILE_ELF)
+        return diag_fail(d, "%s:1: not a sampler report%s", path, file_kind_hint(FILE_ELF));
     record_reader_init(&parser.reader, path, data, size);
     bool ok = true;
     for (;;) {
@@ -456,13 +462,17 @@ bool report_parse_one(struct run_report *report, const char *path, const char *d
                       size_t size, unsigned long first_line, struct diag *d)
 {
     struct report_parser parser = { .d = d };
+    memset(report, 0, sizeof *report);
+    if (guess_file_kind(data, size) == FILE_ELF)
+        return diag_fail(d, "%s:%lu: not a sampler report%s", path, first_line,
+                         file_kind_hint(FILE_ELF));
     record_reader_init(&parser.reader, path, data, size);
     parser.reader.line_number = first_line - 1;
-    memset(report, 0, sizeof *report);
     bool ok = record_read(&parser.reader, &parser.record, d) == RECORD_READ
               && parse_report(&parser, report);
     record_free(&parser.record);
     name_index_free(&parser.first_occurrence);
+    free(parser.object);
     if (!ok)
         run_report_free(report);
     return ok;
