@@ -166,17 +166,23 @@ void __sampler_observe_float_kind(unsigned long long *counters, long double valu
      ...
      end
 
-   Sites are numbered 0 .. n_sites-1 in table order.  Schemes and their
-   counters:
-     checks            1: sampled            (calls that ran)
-     branches          2: false,true         (switch: one per arm, named by case)
-     returns           3: <0,==0,>0
-     scalar-pairs      3: <,==,>             (predicate "x ? y", one site per pair)
-     float-kinds       9: nan,-inf,-normal,-subnormal,-0,+0,+subnormal,+normal,+inf
-     function-entries  1: entered
-     bounds            3: count,min,max      (predicate names the variable and its
-                                              kind: signed, unsigned or double)  */
+   Sites are numbered 0 .. n_sites-1 in table order.  The schemes, their
+   names and their counters are those of the registry, schemes.def.  */
 #define SAMPLER_SITE_SECTION ".debug_sampler_sites"
+
+/* The schemes and how their observations merge, from the registry.  */
+enum sampler_scheme_id {
+#define SAMPLER_SCHEME(ID, NAME, N_COUNTERS, COUNTERS, MERGE, TEXT) \
+    SAMPLER_SCHEME_##ID,
+#include "schemes.def"
+    SAMPLER_N_SCHEMES
+};
+
+enum sampler_merge_kind {
+#define SAMPLER_MERGE(ID, TEXT) SAMPLER_MERGE_##ID,
+#include "schemes.def"
+    SAMPLER_N_MERGE_KINDS
+};
 
 /* ---- Calls the plugin redirects to the runtime ------------------------------
 
