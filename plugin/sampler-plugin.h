@@ -6,20 +6,20 @@
 #include "gcc-plugin.h"
 #include "tree.h"
 
-/* Instrumentation schemes, as bits; scheme_names is in the same order.  */
-enum sampler_scheme
-{
-  SCHEME_CHECKS = 1 << 0,
-  SCHEME_BRANCHES = 1 << 1,
-  SCHEME_RETURNS = 1 << 2,
-  SCHEME_SCALAR_PAIRS = 1 << 3,
-  SCHEME_FLOAT_KINDS = 1 << 4,
-  SCHEME_FUNCTION_ENTRIES = 1 << 5,
-  SCHEME_BOUNDS = 1 << 6
-};
-#define N_SCHEMES 7
-extern const char *const scheme_names[N_SCHEMES];
-const char *scheme_name (unsigned scheme_bit);
+#include "../runtime/sampler-abi.h"
+
+/* The schemes are those of the registry, runtime/schemes.def; a scheme's
+   option bit (sampler_options.schemes) is 1 << its id.  */
+#define SCHEME_BIT(id) (1u << (id))
+const char *scheme_name (enum sampler_scheme_id id);
+/* TEMPORARY until the transformation's files use the registry's hooks.  */
+#define SCHEME_CHECKS SAMPLER_SCHEME_CHECKS
+#define SCHEME_BRANCHES SAMPLER_SCHEME_BRANCHES
+#define SCHEME_RETURNS SAMPLER_SCHEME_RETURNS
+#define SCHEME_SCALAR_PAIRS SAMPLER_SCHEME_SCALAR_PAIRS
+#define SCHEME_FLOAT_KINDS SAMPLER_SCHEME_FLOAT_KINDS
+#define SCHEME_FUNCTION_ENTRIES SAMPLER_SCHEME_FUNCTION_ENTRIES
+#define SCHEME_BOUNDS SAMPLER_SCHEME_BOUNDS
 
 /* One include/exclude rule, in command-line order: the first rule whose
    pattern matches decides.  */
@@ -33,7 +33,7 @@ struct scope_rule
 /* What the command line asked for (-fplugin-arg-sampler-KEY=VALUE).  */
 struct sampler_options
 {
-  unsigned schemes;		/* SCHEME_* bits.  */
+  unsigned schemes;		/* SCHEME_BIT of each scheme.  */
   bool verbose;			/* Say what was done to each function.  */
   const char *dump_file;	/* Append the checks and weights here.  */
   const char *site_table_file;	/* Append the unit's site table here.  */
@@ -82,7 +82,7 @@ bool function_selected (tree fndecl);
 /* A site of the unit: what the site table says about it.  */
 struct site_info
 {
-  unsigned scheme;		/* One SCHEME_* bit.  */
+  enum sampler_scheme_id scheme;
   location_t loc;
   tree function;
   char *predicate;		/* Source-like text.  */

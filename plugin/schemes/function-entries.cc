@@ -1,0 +1,29 @@
+/* sampler.so: the function-entries scheme, a site at each selected
+   function's entry ("f ()"), counted when sampled.
+   Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).  */
+
+#include "../schemes.h"
+
+#include <string.h>
+
+#include "function.h"
+#include "basic-block.h"
+#include "gimple.h"
+#include "gimple-iterator.h"
+#include "tree-cfg.h"
+
+/* The marker goes on the edge out of the entry block, before anything
+   the function does.  */
+static void
+function_entry_site (const vec<gimple *> &)
+{
+  location_t loc = DECL_SOURCE_LOCATION (current_function_decl);
+  unsigned index = new_site (SAMPLER_SCHEME_FUNCTION_ENTRIES, loc,
+			     concat (function_name (cfun), " ()", NULL));
+  gsi_insert_on_edge_immediate
+    (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (cfun)), build_marker (index, loc));
+}
+
+const plugin_scheme FUNCTION_ENTRIES_scheme = {
+  .begin_function = function_entry_site,
+};
