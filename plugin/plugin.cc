@@ -2,6 +2,7 @@
    attribute.  Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later.  */
 
 #include "schemes.h"
+#include "runtime-decls.h"
 #include "plugin-version.h"
 
 #include <dlfcn.h>
@@ -499,11 +500,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
       return 0;
     }
   register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
-		     (void *) transform_gc_roots);
-  register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
-		     (void *) unit_gc_roots);
-  register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
-		     (void *) redirect_gc_roots);
+		     (void *) runtime_decls_gc_roots);
 
   for (unsigned id = 0; id < SAMPLER_N_SCHEMES; id++)
     if ((sampler_opts.schemes & SCHEME_BIT (id)) && plugin_schemes[id]->setup)

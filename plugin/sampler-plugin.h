@@ -117,7 +117,7 @@ unsigned site_count (gimple *marker);
 /* Deletes MARKER where its visits are counted otherwise (the fast copy,
    a versioned loop's copy without sites); a check's call does not run.
    The operands only it read go to DEAD, for simple_dce_from_worklist.
-   (transform.cc)  */
+   (slow-copy.cc)  */
 void remove_marker (gimple *marker, bitmap dead);
 
 /* An operand of an asm statement.  */
@@ -154,7 +154,7 @@ void define_variable (tree decl);
    registers carry the arguments and the result, so that the call does not
    make the compiler keep values in callee-saved registers, whose saving
    would cost the fast path too.  MEMORY, if not NULL, is an object FN
-   reads.  */
+   reads.  (call-builder.cc)  */
 gimple *build_preserving_call (tree fn, const vec<tree> &args, tree result,
 			       tree memory = NULL_TREE);
 /* The first and last lines of that asm's text on x86-64: they step the
@@ -168,19 +168,25 @@ opt_pass *make_red_zone_pass (gcc::context *ctxt);
 /* Emits the counters, the unit descriptor, its registering constructor and
    the site table (section and file).  */
 void emit_unit (void);
-/* The unit's counter array, created once the sites are known.  */
+/* The unit's counter array, created once the sites are known.
+   (runtime-decls.cc)  */
 tree unit_counters_decl (void);
 
 /* The pass that finds the sites and the weightless functions, before
-   GCC's optimisers, and the transformation, after them (transform.cc).  */
+   GCC's optimisers (sites-pass.cc), and the transformation, after them
+   (transform.cc).  */
 opt_pass *make_sites_pass (gcc::context *ctxt);
 opt_pass *make_transform_pass (gcc::context *ctxt);
 
-/* The thread's countdown, a reference for one statement; and whether a
-   call may use it (a call to a weighty or unknown function).
-   (transform.cc)  */
-tree countdown_reference (void);
+/* The weightless fixpoint over the unit's functions, in the sites pass;
+   then whether a call may use the countdown (a call to a weighty or
+   unknown function).  (weightless.cc)  */
+void find_weighty_functions (void);
 bool call_may_use_countdown (gimple *call);
+
+/* The thread's countdown, a reference for one statement.
+   (runtime-decls.cc)  */
+tree countdown_reference (void);
 
 /* PLUGIN_OVERRIDE_GATE: GCC's RTL PRE does not run on the functions the
    transformation cloned.  (transform.cc)  */
@@ -228,11 +234,6 @@ void build_dispatch (basic_block bb, tree fn, location_t loc);
 /* The pass that redirects calls to the exec family, pthread_create and
    signal handling to the runtime's wrappers (redirect.cc).  */
 opt_pass *make_redirect_pass (gcc::context *ctxt);
-
-/* The files' trees that outlive a function, for GCC's garbage collector.  */
-extern const struct ggc_root_tab transform_gc_roots[];
-extern const struct ggc_root_tab unit_gc_roots[];
-extern const struct ggc_root_tab redirect_gc_roots[];
 
 /* Notes, from the front end, where a plain `sampled' was written.  */
 void note_sampled_attribute (tree decl);
