@@ -120,44 +120,21 @@ countdown_reference (void)
   return unshare_expr (runtime_decls.countdown);
 }
 
-/* A runtime function of the slow path: sets the next countdown (see
-   sampler-abi.h), takes the unit's counters first.  */
-static tree
-sample_function (const char *name, tree type_1, tree type_2 = NULL_TREE,
-		 tree type_3 = NULL_TREE)
+tree
+sample_function (const char *name, tree type_1, tree type_2, tree type_3)
 {
+  for (tree known = runtime_decls.sample_functions; known;
+       known = TREE_CHAIN (known))
+    if (strcmp (IDENTIFIER_POINTER (DECL_NAME (TREE_VALUE (known))), name)
+	== 0)
+      return TREE_VALUE (known);
   tree counters = build_pointer_type (long_long_unsigned_type_node);
   tree type = build_function_type_list (void_type_node, counters, type_1,
 					type_2, type_3, NULL_TREE);
-  return runtime_function_decl (name, type, true);
-}
-
-void
-declare_sample_functions (void)
-{
-  auto &fns = runtime_decls.sample;
-  if (fns.count)
-    return;
-  tree ul = long_unsigned_type_node, ll = long_long_integer_type_node,
-    ull = long_long_unsigned_type_node;
-  fns.count = sample_function ("__sampler_count", ul);
-  fns.branch = sample_function ("__sampler_branch", ul);
-  fns.sign_signed = sample_function ("__sampler_sign_signed", ll);
-  fns.sign_unsigned = sample_function ("__sampler_sign_unsigned", ull);
-  fns.bounds_signed = sample_function ("__sampler_bounds_signed", ll);
-  fns.bounds_unsigned = sample_function ("__sampler_bounds_unsigned", ull);
-  fns.bounds_double = sample_function ("__sampler_bounds_double",
-				       double_type_node);
-  fns.float_kind = sample_function ("__sampler_float_kind",
-				    long_double_type_node, integer_type_node);
-  fns.pairs_signed
-    = sample_function ("__sampler_pairs_signed", ul,
-		       build_pointer_type (build_qualified_type
-					   (ll, TYPE_QUAL_CONST)));
-  fns.pairs_unsigned
-    = sample_function ("__sampler_pairs_unsigned", ul,
-		       build_pointer_type (build_qualified_type
-					   (ull, TYPE_QUAL_CONST)));
+  tree decl = runtime_function_decl (name, type, true);
+  runtime_decls.sample_functions
+    = tree_cons (NULL_TREE, decl, runtime_decls.sample_functions);
+  return decl;
 }
 
 tree

@@ -27,14 +27,9 @@ struct runtime_declarations
   tree thread_start;		/* __sampler_thread_start_preserving.  */
   tree skip;			/* __sampler_skip.  */
   tree off;			/* __sampler_off.  */
-  /* The runtime's sample functions, __sampler_<name>
-     (declare_sample_functions).  */
-  struct
-  {
-    tree count, branch, sign_signed, sign_unsigned, bounds_signed,
-      bounds_unsigned, bounds_double, float_kind, pairs_signed,
-      pairs_unsigned;
-  } sample;
+  /* The runtime's sample functions that the unit's code calls, a
+     TREE_LIST of their declarations (sample_function).  */
+  tree sample_functions;
   /* The unit's counter array, __sampler_counters (unit_counters_decl).  */
   tree counters;
   /* The runtime's wrappers, in the order of SAMPLER_REDIRECTED_FUNCTIONS
@@ -54,7 +49,10 @@ tree runtime_function_decl (const char *name, tree type, bool leaf);
 
 /* Declares the countdown, thread_start, skip and off, once per unit.  */
 void declare_runtime (void);
-/* Declares the sample functions, once per unit.  */
-void declare_sample_functions (void);
+/* The runtime's sample function NAME of a scheme (see sampler-abi.h),
+   `void NAME (unsigned long long *counters, TYPE_1[, TYPE_2[, TYPE_3]])',
+   which sets the next countdown; declared once per unit, on first use.  */
+tree sample_function (const char *name, tree type_1, tree type_2 = NULL_TREE,
+		      tree type_3 = NULL_TREE);
 
 #endif

@@ -12,14 +12,6 @@
    option bit (sampler_options.schemes) is 1 << its id.  */
 #define SCHEME_BIT(id) (1u << (id))
 const char *scheme_name (enum sampler_scheme_id id);
-/* TEMPORARY until the transformation's files use the registry's hooks.  */
-#define SCHEME_CHECKS SAMPLER_SCHEME_CHECKS
-#define SCHEME_BRANCHES SAMPLER_SCHEME_BRANCHES
-#define SCHEME_RETURNS SAMPLER_SCHEME_RETURNS
-#define SCHEME_SCALAR_PAIRS SAMPLER_SCHEME_SCALAR_PAIRS
-#define SCHEME_FLOAT_KINDS SAMPLER_SCHEME_FLOAT_KINDS
-#define SCHEME_FUNCTION_ENTRIES SAMPLER_SCHEME_FUNCTION_ENTRIES
-#define SCHEME_BOUNDS SAMPLER_SCHEME_BOUNDS
 
 /* One include/exclude rule, in command-line order: the first rule whose
    pattern matches decides.  */
@@ -114,6 +106,9 @@ tree marker_taken (gimple *marker);
 /* How many consecutive sites, from marker_site, a marker stands for: the
    pairs of one assignment share one; every other marker is one site.  */
 unsigned site_count (gimple *marker);
+/* How many of the marker's values its sample call passes in the
+   function's values_array (scalar-pairs: all of them); usually none.  */
+unsigned marker_array_values (gimple *marker);
 /* Deletes MARKER where its visits are counted otherwise (the fast copy,
    a versioned loop's copy without sites); a check's call does not run.
    The operands only it read go to DEAD, for simple_dce_from_worklist.

@@ -5,7 +5,7 @@
    plugin/schemes/<scheme>.cc, that defines its `plugin_scheme': how the
    sites pass finds its sites and marks them (sites.cc walks each selected
    function and calls the hooks), and what code the transformation puts in
-   a marker's place in the slow copy (build_sample_call).  Nothing else in
+   a marker's place in the slow copy (build_sample_call, unit.cc).  Nothing else in
    the plugin looks at a site's scheme.  docs/schemes.md says how to add
    one.  */
 #ifndef SAMPLER_SCHEMES_H
@@ -23,11 +23,18 @@ struct after_stmt_inserter
   void commit (gimple *where);
 };
 
-/* What a sample call needs besides the marker, from the transformation.  */
-struct sample_call_context
+/* The call a marker becomes in the slow copy (build_sample_call): FN
+   (ARGS...), ARGS starting with the address of the first site's
+   counters.  */
+struct sample_call
 {
-  /* The function's values_array, or NULL when no marker asked for one.  */
-  tree values;
+  tree fn = NULL_TREE;		/* A runtime function (sample_function).  */
+  auto_vec<tree> args;
+  tree memory = NULL_TREE;	/* An object FN reads, or NULL.  */
+  /* FN takes only integers and saves every register (SAMPLER_PRESERVING):
+     the call is build_preserving_call's, which leaves the function's
+     registers alone.  Else an ordinary call.  */
+  bool preserving = true;
 };
 
 /* A scheme's hooks.  Hooks left NULL do nothing (or take the default
@@ -70,12 +77,14 @@ struct plugin_scheme
      values_array).  NULL: none.  */
   unsigned (*marker_array_values) (gimple *marker) = NULL;
 
-  /* Inserts before MARKER, in the slow copy, the call to the runtime that
-     observes the marker's sites when the countdown has run out there:
-     COUNTERS is the address of the first site's counters.  Returns the
-     call.  */
-  gimple *(*sample_call) (gimple *marker, const site_info &site,
-			  tree counters, const sample_call_context &context) = NULL;
+  /* The call that observes MARKER's sites in the slow copy when the
+     countdown has run out there: sets CALL's function and adds its
+     arguments, with any statement they need inserted before GSI (at the
+     marker).  VALUES is the function's values_array, if any marker asked
+     for one.  */
+  void (*sample_call) (gimple *marker, const site_info &site,
+		       gimple_stmt_iterator *gsi, tree values,
+		       sample_call &call) = NULL;
 };
 
 /* Each scheme's hooks, defined in its file.  */
@@ -126,7 +135,5 @@ tree converted (gimple_stmt_iterator *gsi, tree value, tree type,
    signedness (pointers unsigned).  */
 bool observed_unsigned (const site_info &site);
 tree observed_type (const site_info &site);
-/* Inserts CALL_STMT before MARKER with its location; returns it.  */
-gimple *insert_sample_call (gimple *marker, gimple *call_stmt);
 
 #endif

@@ -104,6 +104,16 @@ site_count (gimple *stmt)
   return 1;
 }
 
+unsigned
+marker_array_values (gimple *stmt)
+{
+  const site_info &site = unit_sites[marker_site (stmt)];
+  if (unsigned (*values) (gimple *)
+      = plugin_schemes[site.scheme]->marker_array_values)
+    return values (stmt);
+  return 0;
+}
+
 /* ---------------------------------------------------------------------
    The registry.  */
 

@@ -172,8 +172,7 @@ transform_function (void)
 	  gimple *marker = gsi_stmt (gsi);
 	  st.sites.safe_push (marker);
 	  st.n_sites += site_count (marker);
-	  if (unit_sites[marker_site (marker)].scheme == SCHEME_SCALAR_PAIRS)
-	    most_values = MAX (most_values, marker_num_values (marker));
+	  most_values = MAX (most_values, marker_array_values (marker));
 	}
   if (st.sites.is_empty ())
     return;

@@ -2,7 +2,7 @@
    descriptor, registering constructor and site table.
    Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).  */
 
-#include "sampler-plugin.h"
+#include "schemes.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -43,8 +43,7 @@ counter_address (unsigned first)
   return build_fold_addr_expr (ref);
 }
 
-/* VALUE as TYPE: itself, or a conversion inserted before GSI.  */
-static tree
+tree
 converted (gimple_stmt_iterator *gsi, tree value, tree type, location_t loc)
 {
   if (!is_gimple_val (value))
@@ -67,15 +66,13 @@ converted (gimple_stmt_iterator *gsi, tree value, tree type, location_t loc)
   return result;
 }
 
-/* Integers and pointers go to the runtime as 64-bit values of their
-   signedness (pointers unsigned).  */
-static bool
+bool
 observed_unsigned (const site_info &site)
 {
   return site.value_kind != site_info::VALUE_SIGNED;
 }
 
-static tree
+tree
 observed_type (const site_info &site)
 {
   return observed_unsigned (site) ? long_long_unsigned_type_node
@@ -95,111 +92,20 @@ values_array (unsigned n)
 gimple *
 build_sample_call (gimple *stmt, tree values)
 {
-  declare_sample_functions ();
   const site_info &site = unit_sites[marker_site (stmt)];
   location_t loc = gimple_location (stmt);
   gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
-  tree counters = counter_address (site.first_counter);
-  auto_vec<tree> args;
-  args.safe_push (counters);
-  tree fn;
-  tree memory = NULL_TREE;
-  /* Integers only: the call can preserve every register.  */
-  bool preserving = true;
-  if (site.scheme == SCHEME_CHECKS || site.scheme == SCHEME_FUNCTION_ENTRIES)
-    {
-      /* A check or a function entry: count the visit.  */
-      fn = runtime_decls.sample.count;
-      args.safe_push (size_int (0));
-    }
+  sample_call call;
+  call.args.safe_push (counter_address (site.first_counter));
+  plugin_schemes[site.scheme]->sample_call (stmt, site, &gsi, values, call);
+  gimple *made;
+  if (call.preserving)
+    made = build_preserving_call (call.fn, call.args, NULL_TREE, call.memory);
   else
-    {
-      tree value = marker_num_values (stmt) ? marker_value (stmt, 0)
-					     : NULL_TREE;
-      switch (site.scheme)
-	{
-	case SCHEME_BRANCHES:
-	  /* The outcome of a conditional, or the number of a switch's arm (a
-	     constant).  */
-	  fn = CONSTANT_CLASS_P (value) ? runtime_decls.sample.count : runtime_decls.sample.branch;
-	  args.safe_push (converted (&gsi, value, long_unsigned_type_node,
-				     loc));
-	  break;
-	case SCHEME_RETURNS:
-	  fn = observed_unsigned (site) ? runtime_decls.sample.sign_unsigned
-					: runtime_decls.sample.sign_signed;
-	  args.safe_push (converted (&gsi, value, observed_type (site), loc));
-	  break;
-	case SCHEME_SCALAR_PAIRS:
-	  {
-	    /* The values go in an array: the assigned one, then those it is
-	       compared with.  */
-	    fn = observed_unsigned (site) ? runtime_decls.sample.pairs_unsigned
-					  : runtime_decls.sample.pairs_signed;
-	    unsigned n = marker_num_values (stmt);
-	    /* The runtime reads unsigned values as unsigned long long: the
-	       same bits.  */
-	    tree type = long_long_integer_type_node;
-	    memory = values;
-	    for (unsigned i = 0; i < n; i++)
-	      {
-		tree element = build4 (ARRAY_REF, type, memory, size_int (i),
-				       NULL_TREE, NULL_TREE);
-		gimple *store
-		  = gimple_build_assign (element,
-					 converted (&gsi,
-						    marker_value (stmt, i),
-						    type, loc));
-		gimple_set_location (store, loc);
-		gsi_insert_before (&gsi, store, GSI_SAME_STMT);
-	      }
-	    args.safe_push (build_int_cst (long_unsigned_type_node, n - 1));
-	    args.safe_push (build_fold_addr_expr (memory));
-	  }
-	  break;
-	case SCHEME_FLOAT_KINDS:
-	  {
-	    /* What is subnormal depends on the value's own type.  */
-	    tree source = TYPE_MAIN_VARIANT (TREE_TYPE (value));
-	    int source_type = source == float_type_node
-			      ? SAMPLER_FLOAT_TYPE_FLOAT
-			      : source == double_type_node
-			      ? SAMPLER_FLOAT_TYPE_DOUBLE
-			      : SAMPLER_FLOAT_TYPE_LONG_DOUBLE;
-	    fn = runtime_decls.sample.float_kind;
-	    args.safe_push (converted (&gsi, value, long_double_type_node,
-				       loc));
-	    args.safe_push (build_int_cst (integer_type_node, source_type));
-	    preserving = false;
-	  }
-	  break;
-	case SCHEME_BOUNDS:
-	  if (site.value_kind == site_info::VALUE_FLOAT)
-	    {
-	      fn = runtime_decls.sample.bounds_double;
-	      args.safe_push (converted (&gsi, value, double_type_node, loc));
-	    }
-	  else
-	    {
-	      fn = observed_unsigned (site) ? runtime_decls.sample.bounds_unsigned
-					    : runtime_decls.sample.bounds_signed;
-	      args.safe_push (converted (&gsi, value, observed_type (site),
-					 loc));
-	    }
-	  preserving = false;
-	  break;
-	default:
-	  gcc_unreachable ();
-	}
-    }
-  gimple *call;
-  if (preserving)
-    call = build_preserving_call (fn, args, NULL_TREE, memory);
-  else
-    call = gimple_build_call_vec (fn, args);
-  gimple_set_location (call, loc);
-  gsi_insert_before (&gsi, call, GSI_SAME_STMT);
-  return call;
+    made = gimple_build_call_vec (call.fn, call.args);
+  gimple_set_location (made, loc);
+  gsi_insert_before (&gsi, made, GSI_SAME_STMT);
+  return made;
 }
 
 /* ---------------------------------------------------------------------

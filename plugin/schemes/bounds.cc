@@ -6,6 +6,7 @@
    Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).  */
 
 #include "../schemes.h"
+#include "../runtime-decls.h"
 
 #include <string.h>
 
@@ -35,6 +36,32 @@ bounds_assignment (gimple *stmt, tree x, tree value, after_stmt_inserter &after)
   after.add (build_marker (index, loc, value));
 }
 
+/* __sampler_bounds_double, _signed or _unsigned (COUNTERS, VALUE).  An
+   ordinary call: the runtime's bounds may use floating point.  */
+static void
+bounds_sample_call (gimple *marker, const site_info &site,
+		    gimple_stmt_iterator *gsi, tree, sample_call &call)
+{
+  tree type;
+  const char *name;
+  if (site.value_kind == site_info::VALUE_FLOAT)
+    {
+      type = double_type_node;
+      name = "__sampler_bounds_double";
+    }
+  else
+    {
+      type = observed_type (site);
+      name = observed_unsigned (site) ? "__sampler_bounds_unsigned"
+				      : "__sampler_bounds_signed";
+    }
+  call.fn = sample_function (name, type);
+  call.args.safe_push (converted (gsi, marker_value (marker, 0), type,
+				  gimple_location (marker)));
+  call.preserving = false;
+}
+
 const plugin_scheme BOUNDS_scheme = {
   .assignment = bounds_assignment,
+  .sample_call = bounds_sample_call,
 };

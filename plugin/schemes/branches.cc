@@ -5,6 +5,7 @@
    Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).  */
 
 #include "../schemes.h"
+#include "../runtime-decls.h"
 
 #include <string.h>
 
@@ -136,7 +137,22 @@ keep_short_circuits (void)
   param_logical_op_non_short_circuit = 0;
 }
 
+/* The outcome of a conditional, __sampler_branch (COUNTERS, OUTCOME), or
+   the number of a switch's arm, a constant: __sampler_count (COUNTERS,
+   ARM).  */
+static void
+branch_sample_call (gimple *marker, const site_info &,
+		    gimple_stmt_iterator *gsi, tree, sample_call &call)
+{
+  tree value = marker_value (marker, 0);
+  call.fn = sample_function (CONSTANT_CLASS_P (value) ? "__sampler_count"
+			     : "__sampler_branch", long_unsigned_type_node);
+  call.args.safe_push (converted (gsi, value, long_unsigned_type_node,
+				  gimple_location (marker)));
+}
+
 const plugin_scheme BRANCHES_scheme = {
   .setup = keep_short_circuits,
   .statement = branch_statement,
+  .sample_call = branch_sample_call,
 };

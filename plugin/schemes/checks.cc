@@ -5,6 +5,7 @@
    Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).  */
 
 #include "../schemes.h"
+#include "../runtime-decls.h"
 
 #include <string.h>
 
@@ -87,6 +88,17 @@ checks_statement (gimple *stmt)
     }
 }
 
+/* A sampled visit is counted in the site's one counter: __sampler_count
+   (COUNTERS, 0).  */
+static void
+checks_sample_call (gimple *, const site_info &, gimple_stmt_iterator *, tree,
+                    sample_call &call)
+{
+  call.fn = sample_function ("__sampler_count", long_unsigned_type_node);
+  call.args.safe_push (size_int (0));
+}
+
 const plugin_scheme CHECKS_scheme = {
   .statement = checks_statement,
+  .sample_call = checks_sample_call,
 };

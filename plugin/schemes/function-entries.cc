@@ -3,6 +3,7 @@
    Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).  */
 
 #include "../schemes.h"
+#include "../runtime-decls.h"
 
 #include <string.h>
 
@@ -24,6 +25,17 @@ function_entry_site (const vec<gimple *> &)
     (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (cfun)), build_marker (index, loc));
 }
 
+/* A sampled visit is counted in the site's one counter: __sampler_count
+   (COUNTERS, 0).  */
+static void
+entries_sample_call (gimple *, const site_info &, gimple_stmt_iterator *, tree,
+                     sample_call &call)
+{
+  call.fn = sample_function ("__sampler_count", long_unsigned_type_node);
+  call.args.safe_push (size_int (0));
+}
+
 const plugin_scheme FUNCTION_ENTRIES_scheme = {
   .begin_function = function_entry_site,
+  .sample_call = entries_sample_call,
 };

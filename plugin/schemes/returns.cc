@@ -4,6 +4,7 @@
    Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).  */
 
 #include "../schemes.h"
+#include "../runtime-decls.h"
 
 #include <string.h>
 
@@ -71,6 +72,20 @@ returns_statement (gimple *stmt)
     return_site (call);
 }
 
+/* __sampler_sign_signed or _unsigned (COUNTERS, RESULT).  */
+static void
+returns_sample_call (gimple *marker, const site_info &site,
+		     gimple_stmt_iterator *gsi, tree, sample_call &call)
+{
+  tree type = observed_type (site);
+  call.fn = sample_function (observed_unsigned (site)
+			     ? "__sampler_sign_unsigned"
+			     : "__sampler_sign_signed", type);
+  call.args.safe_push (converted (gsi, marker_value (marker, 0), type,
+				  gimple_location (marker)));
+}
+
 const plugin_scheme RETURNS_scheme = {
   .statement = returns_statement,
+  .sample_call = returns_sample_call,
 };

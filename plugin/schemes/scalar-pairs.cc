@@ -9,6 +9,7 @@
    Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).  */
 
 #include "../schemes.h"
+#include "../runtime-decls.h"
 
 #include <string.h>
 
@@ -385,6 +386,40 @@ pairs_marker_array_values (gimple *marker)
   return marker_num_values (marker);
 }
 
+/* __sampler_pairs_signed or _unsigned (COUNTERS, K, VALUES): the
+   marker's values go into the function's values array, the assigned one
+   first, then the K it is compared with.  The runtime reads unsigned
+   values as unsigned long long: the same bits.  */
+static void
+pairs_sample_call (gimple *marker, const site_info &site,
+		   gimple_stmt_iterator *gsi, tree values, sample_call &call)
+{
+  location_t loc = gimple_location (marker);
+  tree ll = long_long_integer_type_node, ull = long_long_unsigned_type_node;
+  bool is_unsigned = observed_unsigned (site);
+  call.fn = sample_function (is_unsigned ? "__sampler_pairs_unsigned"
+			     : "__sampler_pairs_signed",
+			     long_unsigned_type_node,
+			     build_pointer_type (build_qualified_type
+						 (is_unsigned ? ull : ll,
+						  TYPE_QUAL_CONST)));
+  unsigned n = marker_num_values (marker);
+  for (unsigned i = 0; i < n; i++)
+    {
+      tree element = build4 (ARRAY_REF, ll, values, size_int (i), NULL_TREE,
+			     NULL_TREE);
+      gimple *store
+	= gimple_build_assign (element, converted (gsi,
+						   marker_value (marker, i),
+						   ll, loc));
+      gimple_set_location (store, loc);
+      gsi_insert_before (gsi, store, GSI_SAME_STMT);
+    }
+  call.args.safe_push (build_int_cst (long_unsigned_type_node, n - 1));
+  call.args.safe_push (build_fold_addr_expr (values));
+  call.memory = values;
+}
+
 const plugin_scheme SCALAR_PAIRS_scheme = {
   .begin_function = pairs_begin_function,
   .track_statement = pairs_track_statement,
@@ -392,4 +427,5 @@ const plugin_scheme SCALAR_PAIRS_scheme = {
   .end_function = pairs_end_function,
   .marker_sites = pairs_marker_sites,
   .marker_array_values = pairs_marker_array_values,
+  .sample_call = pairs_sample_call,
 };
