@@ -5,9 +5,10 @@
    plugin/schemes/<scheme>.cc, that defines its `plugin_scheme': how the
    sites pass finds its sites and marks them (sites.cc walks each selected
    function and calls the hooks), and what code the transformation puts in
-   a marker's place in the slow copy (build_sample_call, unit.cc).  Nothing else in
-   the plugin looks at a site's scheme.  docs/schemes.md says how to add
-   one.  */
+   a marker's place in the slow copy (build_sample_call, unit.cc).  The
+   rest of the plugin goes through these hooks and never tests a scheme's
+   id, but for calls to check functions, which are the checks scheme's
+   (sites.cc, unsampled.cc).  docs/schemes.md says how to add a scheme.  */
 #ifndef SAMPLER_SCHEMES_H
 #define SAMPLER_SCHEMES_H
 

@@ -362,7 +362,7 @@ build_marker (unsigned index, location_t loc, const vec<tree> &values,
   gimple_set_location (marker, loc);
   /* GCC's late warnings see a marker read what the program may no longer
      read: scalar-pairs compares a pointer just passed to realloc with its
-     result (-Wuse-after-free in xz's xrealloc).  A warning about a marker
+     result (-Wuse-after-free).  A warning about a marker
      says nothing about the user's code, and -Werror builds must build.  */
   suppress_warning (marker);
   return marker;

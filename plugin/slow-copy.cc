@@ -765,7 +765,7 @@ clone_and_wire (function_state *st)
 
 /* The fallback for functions that cannot be cloned: every site counts
    itself off the thread's countdown.  A thread that has not started
-   sampling counts off 0 and starts at its first visit (see sample.c),
+   sampling counts off 0 and starts at its first visit (see runtime/sample.h),
    which may then be found not sampled: a check's marker, which says
    whether the check runs, starts the thread first.  */
 void

@@ -25,11 +25,10 @@
 #include "ssa.h"
 #include "gimplify.h"
 
-/* Definite assignment of the current function's locals:
-   a partner not yet assigned on some path would be compared by its stale
-   stack bits, a meaningless predicate and a read of an uninitialized value
-   that valgrind and MSan rightly report (sed's valgrind tests failed on
-   `b ? b2' with b2 assigned two lines later).  A forward dataflow over the
+/* Definite assignment of the current function's locals: a partner not
+   yet assigned on some path would be compared by its stale stack bits, a
+   meaningless predicate and a read of an uninitialized value that
+   valgrind and MSan rightly report.  A forward dataflow over the
    CFG, meeting by intersection; a local whose address a statement takes
    counts as assigned from there on, as whatever it was passed to may fill
    it, and a clobber (the end of its scope) unassigns it.  */
@@ -323,8 +322,7 @@ pairs_assignment (gimple *stmt, tree x, tree value, after_stmt_inserter &after)
       /* A partner in memory is read where the site is sampled, and
 	 nowhere else: a value loaded for every marker would be loaded
 	 (hoisted, kept in a register or on the stack) in the fast copy
-	 too, where nothing uses it (gzip's longest_match loaded and
-	 spilled ten globals per call).  A constant is loaded at the
+	 too, where nothing uses it.  A constant is loaded at the
 	 marker, which GCC folds: it drops a static constant whose every
 	 read it has folded, and the slow copy's read would then be left
 	 without a definition.  */

@@ -6,11 +6,6 @@
 
 #include "sample.h"
 
-static inline _Atomic unsigned long long *slot_at(unsigned long long *slots, unsigned index)
-{
-    return (_Atomic unsigned long long *)&slots[index];
-}
-
 /* VALUE arrives widened to long double, exactly; whether it was subnormal
    depends on the type it had in the program.  */
 static long double smallest_normal(int source_type)
@@ -50,8 +45,7 @@ SAMPLER_EXPORT void __sampler_observe_float_kind(unsigned long long *counters,
                                                  long double value,
                                                  int source_type)
 {
-    atomic_fetch_add_explicit(slot_at(counters, float_kind(value, source_type)), 1,
-                              memory_order_relaxed);
+    bump(counters, float_kind(value, source_type));
 }
 
 SAMPLER_EXPORT void __sampler_float_kind(unsigned long long *counters,

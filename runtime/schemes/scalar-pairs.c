@@ -8,8 +8,7 @@
    one).  Returns the countdown that follows the group.  The common case,
    one sampled visit in a started thread, is kept apart from the loop: a
    preserving function saves every register it touches, and the loop
-   touched thirteen (bzip2 at sparsity 1000: 67 instructions a group,
-   53 without).  */
+   touches many.  */
 #define SAMPLE_PAIR(type, counters, i, values)                               \
     do {                                                                     \
         bump(counters, 3 * (i) + THREE_WAY((type)(values)[0],                \
