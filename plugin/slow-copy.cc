@@ -17,9 +17,10 @@
    gets its own toss and sampling stays fair (Liblit et al., PLDI 2003).
    The countdown stays in memory: no register is kept for sampling.
 
-   How to debug: -fdump-tree-sampler-transform shows each function after
-   the transformation, the slow copy's blocks at the end with a count of
-   zero; dump=FILE lists the checks and their weights.  The slow copy's
+   How to debug: with -fdump-tree-all, the dump file *.sampler-transform
+   shows each function after the transformation, the slow copy's blocks
+   at the end with a count of zero; dump=FILE lists the checks and their
+   weights.  The slow copy's
    edges back into the fast copy are where its regions end (see
    blocks_with_sites_ahead).  */
 
