@@ -45,9 +45,10 @@
    with no result it sets the countdown in memory.  Other targets get a
    plain call.
 
-   How to debug.  -fdump-tree-optimized (or -S) shows each asm's text;
-   `objdump -d' of an instrumented object shows the sequences in the slow
-   copies (.text.unlikely).  A register the runtime clobbers shows up as
+   How to debug.  With -fdump-tree-all, the dump file *.sampler-transform
+   shows each asm's text, and -S the code as emitted; `objdump -d' of an
+   instrumented object shows the sequences in the slow copies
+   (.text.unlikely).  A register the runtime clobbers shows up as
    a program whose results differ from plain's at sparsity 1, where every
    visit is sampled; check-plugin's red-zone tests run a leaf that keeps
    data in its red zone at several sparsities.  */

@@ -29,8 +29,9 @@
    loops natural loops for GCC (see place_loop_checks).
 
    How to debug: dump=FILE lists each function's checks, with their kind,
-   line and weight (0: dropped); -fdump-tree-sampler-transform has the
-   same, and the function's code after the transformation.  */
+   line and weight (0: dropped); with -fdump-tree-all, the dump file
+   *.sampler-transform has the same, and the function's code after the
+   transformation.  */
 
 #include "sampler-plugin.h"
 #include "transform.h"

@@ -12,8 +12,9 @@
    Why one IPA pass: the weightless fixpoint needs every function of the
    unit at once, before inlining merges them.
 
-   How to debug: -fdump-ipa-sampler shows the functions with their
-   markers; site-table=FILE writes the unit's site table.  */
+   How to debug: with -fdump-ipa-all, the dump file *.sampler shows the
+   functions with their markers (asm "# sampler site"); site-table=FILE
+   writes the unit's site table.  */
 
 #include "sampler-plugin.h"
 

@@ -17,9 +17,10 @@
    gets its own toss and sampling stays fair (Liblit et al., PLDI 2003).
    The countdown stays in memory: no register is kept for sampling.
 
-   How to debug: -fdump-tree-sampler-transform shows each function after
-   the transformation, the slow copy's blocks at the end with a count of
-   zero; dump=FILE lists the checks and their weights.  The slow copy's
+   How to debug: with -fdump-tree-all, the dump file *.sampler-transform
+   shows each function after the transformation, the slow copy's blocks
+   at the end with a count of zero; dump=FILE lists the checks and their
+   weights.  The slow copy's
    edges back into the fast copy are where its regions end (see
    blocks_with_sites_ahead).  */
 
@@ -528,7 +529,35 @@ struct wired_check
   bool dispatch;		/* To the unsampled clone: at entry.  */
 };
 
-/* clone_and_wire's phases, in the order it runs them.  */
+/* Cloning and wiring: clone_and_wire clones the body into fast (the
+   original blocks) and slow copies and wires the checks, in the phases
+   that follow, in order.
+
+   Each check of weight W takes W visits from the countdown at once, with
+   one subtraction whose flags are the test: unless it borrows or leaves
+   zero, no site of the region ahead can be sampled, and the fast copy,
+   which is the original code without its sites, runs to the next checks.
+   A path with fewer sites than W gives the difference back on the edge
+   where it leaves the heaviest continuation (a refund: one addition to the
+   countdown), unless the difference is at most the pad limit: then the
+   path simply counts as that many visits more, to no site, never observed
+   (padding).  Each site visit still gets a toss of its own, and which
+   tosses go to sites depends only on the path taken, so sampling stays
+   fair; the countdown just runs out a little sooner.
+
+   The slow copy makes the same count, one visit at a time.  Entering it
+   from a check gives the check's W back (the countdown is as before the
+   check); then it decrements the countdown at each site and samples where
+   it runs out (a sample draws a new countdown), and counts the padding on
+   the edges that pad, drawing past the countdowns that run out there.  It
+   needs nothing for refunds and nothing where its region ends (at its
+   checks, and where it leads back into the fast copy: only the blocks with
+   a site ahead are copied, see blocks_with_sites_ahead; returns and
+   weighty calls are in blocks of their own): its countdown is always the
+   count itself.  So it notes nothing of its own that a callee could
+   overwrite: a function declared in a system header counts as weightless,
+   but may have sites (gnulib's replacements, callbacks), and its slow
+   copies run while the caller's does.  */
 
 /* What each edge out of a block of BODY gives back (REFUNDS) or pads
    (PADS): the block's weight less its own sites and the weight of what
@@ -707,34 +736,8 @@ add_fast_refunds (hash_map<edge, int> &refunds, hash_set<edge> &in_checks)
       }
 }
 
-/* Clones the body into fast (the original blocks) and slow copies and wires
-   the checks.
-
-   Each check of weight W takes W visits from the countdown at once, with
-   one subtraction whose flags are the test: unless it borrows or leaves
-   zero, no site of the region ahead can be sampled, and the fast copy,
-   which is the original code without its sites, runs to the next checks.
-   A path with fewer sites than W gives the difference back on the edge
-   where it leaves the heaviest continuation (a refund: one addition to the
-   countdown), unless the difference is at most the pad limit: then the
-   path simply counts as that many visits more, to no site, never observed
-   (padding).  Each site visit still gets a toss of its own, and which
-   tosses go to sites depends only on the path taken, so sampling stays
-   fair; the countdown just runs out a little sooner.
-
-   The slow copy makes the same count, one visit at a time.  Entering it
-   from a check gives the check's W back (the countdown is as before the
-   check); then it decrements the countdown at each site and samples where
-   it runs out (a sample draws a new countdown), and counts the padding on
-   the edges that pad, drawing past the countdowns that run out there.  It
-   needs nothing for refunds and nothing where its region ends (at its
-   checks, and where it leads back into the fast copy: only the blocks with
-   a site ahead are copied, see blocks_with_sites_ahead; returns and
-   weighty calls are in blocks of their own): its countdown is always the
-   count itself.  So it notes nothing of its own that a callee could
-   overwrite: a function declared in a system header counts as weightless,
-   but may have sites (gnulib's replacements, callbacks), and its slow
-   copies run while the caller's does.  */
+/* Clones the body into fast and slow copies and wires the checks, phase
+   by phase (see "Cloning and wiring" above).  */
 void
 clone_and_wire (function_state *st)
 {

@@ -32,9 +32,9 @@
 
    How to debug: verbose (-fplugin-arg-sampler-verbose) says what was done
    to each function; dump=FILE lists each function's mode, sites and
-   checks with their weights; -fdump-tree-sampler-transform has the same
-   and each function after the transformation, and
-   -fdump-tree-sampler-transform-all the statements' details.  */
+   checks with their weights; with -fdump-tree-all, the dump file
+   *.sampler-transform has the same, and each function after the
+   transformation.  */
 
 #include "sampler-plugin.h"
 #include "transform.h"

@@ -1,6 +1,21 @@
-/* sampler.so: what a site does when sampled, and the unit's data: counters,
+/* sampler.so: what a site does when sampled, and the unit's data:
    descriptor, registering constructor and site table.
-   Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).  */
+   Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).
+
+   What.  build_sample_call puts, in the slow copy, the call to the
+   runtime's sample function for the site's scheme, with the site's
+   counters and the values it observes; emit_unit emits the unit's site
+   table (a non-allocated section, and site-table=FILE), its descriptor
+   (struct __sampler_unit) and the constructor and destructor that
+   register and unregister it.
+
+   Why: the runtime knows a unit only through its descriptor, and the
+   report tool reads the sites only from the table; a unit's signature
+   ties the counts of a report to the table of the build that made them.
+
+   How to debug: site-table=FILE writes the table as text; `objdump -s -j
+   .debug_sampler_sites' shows it in an object; `nm' shows
+   __sampler_unit, __sampler_counters and the constructor.  */
 
 #include "schemes.h"
 

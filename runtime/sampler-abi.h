@@ -18,11 +18,11 @@
    __sampler_thread_start_preserving() on its way into the slow copy when
    it sees 0, or counts the visits of code that is not cloned off 0, and
    the first sampling function it calls starts the thread and adds its
-   first countdown to what was left.  When sampling is
-   off (__sampler_off), a thread's countdown stays 0, so that every
-   instrumented function's entry check goes to its unsampled clone; a
-   function without one sets it to SAMPLER_COUNTDOWN_OFF, so that its
-   checks take the fast path, and back to 0 where it returns.  */
+   first countdown to what was left.  When sampling is off (__sampler_off),
+   a thread's countdown stays 0, so that every instrumented function's
+   entry check goes to its unsampled clone; a function without one sets it
+   to SAMPLER_COUNTDOWN_OFF, so that its checks take the fast path, and
+   back to 0 where it returns.  */
 #ifndef SAMPLER_ABI_H
 #define SAMPLER_ABI_H
 
