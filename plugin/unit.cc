@@ -2,9 +2,9 @@
    descriptor, registering constructor and site table.
    Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).
 
-   What.  build_sample_call puts, in the slow copy, the call to the
-   runtime's sample function for the site's scheme, with the site's
-   counters and the values it observes; emit_unit emits the unit's site
+   What.  build_sample_call puts, in the slow copy, the call that the
+   site's scheme asks for (its sample_call hook, plugin/schemes/), with
+   the site's counters first; emit_unit emits the unit's site
    table (a non-allocated section, and site-table=FILE), its descriptor
    (struct __sampler_unit) and the constructor and destructor that
    register and unregister it.
