@@ -50,9 +50,9 @@ extern const struct scheme_info scheme_infos[SAMPLER_N_SCHEMES];
     extern const struct scheme_report SCHEME_REPORT(ID);
 #include "schemes.def"
 
-/* Whether counter C of SITE holds one of the site's values (of its
-   bound_kind) rather than a count: the least and greatest of a MIN_MAX
-   site.  */
+/* Whether counter C of SITE holds one of the site's values rather than a
+   count: the least and greatest of a MIN_MAX site, of the site's
+   bound_kind (which the scheme's read_site sets).  */
 bool site_counter_is_value(const struct site *site, unsigned c);
 
 /* Slots of a MIN_MAX site.  */
