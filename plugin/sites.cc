@@ -710,8 +710,9 @@ discover_function_sites (void)
 	}
       /* Assignment sites first: a returns site may move a call's result
 	 into a temporary, stored to the variable after the call.  The
-	 value's operand is made whichever schemes are on; a load no marker
-	 reads is dead code, which GCC deletes.  */
+	 value's operand is made whichever schemes are on: a load that no
+	 marker reads is left to GCC's dead-code elimination, which does not
+	 run at -O0.  */
       tree x = assigned_variable (stmt);
       location_t loc = gimple_location (stmt);
       if (x && source_location_p (loc))
