@@ -22,15 +22,15 @@ PLUGIN_CXXFLAGS := -std=gnu++14 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 
 GSL_LIBS   := -lgsl -lgslcblas -lm
 
-RUNTIME_SRCS := $(wildcard runtime/*.c)
-RUNTIME_HDRS := $(wildcard runtime/*.h) include/sampler.h
+RUNTIME_SRCS := $(wildcard runtime/*.c runtime/schemes/*.c)
+RUNTIME_HDRS := $(wildcard runtime/*.h) runtime/schemes.def include/sampler.h
 RUNTIME_OBJS := $(RUNTIME_SRCS:runtime/%.c=$(B)/obj/runtime/%.o)
-PLUGIN_SRCS  := $(wildcard plugin/*.cc)
+PLUGIN_SRCS  := $(wildcard plugin/*.cc plugin/schemes/*.cc)
 PLUGIN_HDRS  := $(wildcard plugin/*.h)
 PLUGIN_OBJS  := $(PLUGIN_SRCS:plugin/%.cc=$(B)/obj/plugin/%.o)
 
-REPORT_SRCS := $(wildcard tools/report/*.c)
-REPORT_HDRS := $(wildcard tools/report/*.h)
+REPORT_SRCS := $(wildcard tools/report/*.c tools/report/schemes/*.c)
+REPORT_HDRS := $(wildcard tools/report/*.h tools/report/schemes/*.h)
 REPORT_TOOL := $(B)/bin/sampler-report
 
 PLUGIN     := $(B)/lib/sampler/sampler.so
@@ -53,7 +53,7 @@ DEPS := gcc g++ make gcc-12-plugin-dev libgsl-dev check pkg-config valgrind pyth
 BENCH_DEPS := autoconf automake libtool tcl libfl-dev
 all: $(PLUGIN) $(LIBA) $(LIBSO) $(WRAPPER) $(HEADER) $(PCFILE) $(REPORT_TOOL)
 
-$(B)/obj/plugin/%.o: plugin/%.cc $(PLUGIN_HDRS) runtime/sampler-abi.h
+$(B)/obj/plugin/%.o: plugin/%.cc $(PLUGIN_HDRS) runtime/sampler-abi.h runtime/schemes.def
 	@mkdir -p $(@D)
 	$(CXX) $(PLUGIN_CXXFLAGS) -c $< -o $@
 
@@ -74,7 +74,7 @@ $(LIBSO): $(RUNTIME_OBJS)
 	$(CC) -shared -Wl,-soname,libsampler.so.0 -Wl,-z,defs -o $@ $^ -lm -lpthread
 	ln -sf libsampler.so.0 $(B)/lib/libsampler.so
 
-$(REPORT_TOOL): $(REPORT_SRCS) $(REPORT_HDRS) runtime/sampler-abi.h
+$(REPORT_TOOL): $(REPORT_SRCS) $(REPORT_HDRS) runtime/sampler-abi.h runtime/schemes.def
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) -Itools/report -Iruntime -o $@ $(REPORT_SRCS) $(GSL_LIBS)
 
@@ -127,7 +127,7 @@ FUZZ_CFLAGS  := -std=c11 -O1 -g -Wall -Wextra -D_GNU_SOURCE $(FUZZ_SANITIZE) \
 FUZZ_OBJS    := $(patsubst tools/report/%.c,$(B)/fuzz/obj/%.o,$(filter-out tools/report/main.c,$(REPORT_SRCS)))
 FUZZ_BINS    := $(FUZZ_KINDS:%=$(B)/fuzz/fuzz-%)
 
-$(B)/fuzz/obj/%.o: tools/report/%.c $(REPORT_HDRS) runtime/sampler-abi.h
+$(B)/fuzz/obj/%.o: tools/report/%.c $(REPORT_HDRS) runtime/sampler-abi.h runtime/schemes.def
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 

@@ -1,7 +1,8 @@
 /* sampler.so: plugin entry, command-line arguments and the `sampled'
    attribute.  Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later.  */
 
-#include "sampler-plugin.h"
+#include "schemes.h"
+#include "runtime-decls.h"
 #include "plugin-version.h"
 
 #include <dlfcn.h>
@@ -21,12 +22,12 @@ int plugin_is_GPL_compatible;
 
 struct sampler_options sampler_opts;
 
-static struct plugin_info sampler_plugin_info = {
-  "0.1.0",
-  "sampler: statistically fair sampled instrumentation.  Arguments:\n"
-  "  -fplugin-arg-sampler-schemes=LIST   instrumentation schemes: checks,\n"
-  "      branches, returns, scalar-pairs, float-kinds, function-entries, bounds\n"
-  "  -fplugin-arg-sampler-include-function=PATTERN, exclude-function=PATTERN,\n"
+/* The help text; the list of schemes comes from the registry, in
+   sampler_help.  */
+static const char help_schemes[]
+  = "  -fplugin-arg-sampler-schemes=LIST   instrumentation schemes: ";
+static const char help_rest[]
+  = "  -fplugin-arg-sampler-include-function=PATTERN, exclude-function=PATTERN,\n"
   "  -fplugin-arg-sampler-include-file=PATTERN, exclude-file=PATTERN\n"
   "      scope rules, in order; the first that matches decides (fnmatch)\n"
   "  -fplugin-arg-sampler-weightless=F,G functions asserted weightless\n"
@@ -42,22 +43,79 @@ static struct plugin_info sampler_plugin_info = {
   "  -fplugin-arg-sampler-site-table=FILE append the unit's site table to FILE\n"
   "  -fplugin-arg-sampler-verbose        say how each function was treated\n"
   "  -fplugin-arg-sampler-dump=FILE      append checks and weights to FILE\n"
-  "  -fplugin-arg-sampler-help           print this text\n"
+  "  -fplugin-arg-sampler-help           print this text\n";
+
+static struct plugin_info sampler_plugin_info = { "0.1.0", NULL };
+
+static const char *const scheme_names[SAMPLER_N_SCHEMES] = {
+#define SAMPLER_SCHEME(ID, NAME, N_COUNTERS, COUNTERS, MERGE, TEXT) NAME,
+#include "../runtime/schemes.def"
 };
 
-const char *const scheme_names[N_SCHEMES]
-  = { "checks", "branches", "returns", "scalar-pairs", "float-kinds",
-      "function-entries", "bounds" };
-#define SCHEME_LIST \
-  "checks, branches, returns, scalar-pairs, float-kinds, function-entries, bounds"
-
 const char *
-scheme_name (unsigned scheme_bit)
+scheme_name (enum sampler_scheme_id id)
 {
-  for (int i = 0; i < N_SCHEMES; i++)
-    if (scheme_bit == 1u << i)
-      return scheme_names[i];
-  gcc_unreachable ();
+  return scheme_names[id];
+}
+
+/* "checks, branches, ...": the registry's schemes, for messages.  */
+static const char *
+scheme_list (void)
+{
+  static char *list;
+  if (!list)
+    {
+      list = xstrdup (scheme_names[0]);
+      for (unsigned i = 1; i < SAMPLER_N_SCHEMES; i++)
+	{
+	  char *longer = concat (list, ", ", scheme_names[i], NULL);
+	  free (list);
+	  list = longer;
+	}
+    }
+  return list;
+}
+
+/* The plugin's help text, with the schemes' names filled in lines of at
+   most 79 columns.  */
+static const char *
+sampler_help (void)
+{
+  static char *help;
+  if (help)
+    return help;
+  auto_vec<char> text;
+  auto add = [&text] (const char *part)
+    {
+      for (const char *c = part; *c; c++)
+	text.safe_push (*c);
+    };
+  add ("sampler: statistically fair sampled instrumentation.  Arguments:\n");
+  add (help_schemes);
+  unsigned column = strlen (help_schemes);
+  for (unsigned i = 0; i < SAMPLER_N_SCHEMES; i++)
+    {
+      const char *separator = i + 1 < SAMPLER_N_SCHEMES ? "," : "";
+      unsigned width = strlen (scheme_names[i]) + strlen (separator);
+      if (i > 0 && column + 1 + width > 79)
+	{
+	  add ("\n      ");
+	  column = 6;
+	}
+      else if (i > 0)
+	{
+	  add (" ");
+	  column++;
+	}
+      add (scheme_names[i]);
+      add (separator);
+      column += width;
+    }
+  add ("\n");
+  add (help_rest);
+  text.safe_push (0);
+  help = xstrdup (text.address ());
+  return help;
 }
 
 static const char *const accepted_keys
@@ -78,18 +136,18 @@ parse_schemes (const char *value, unsigned *bits)
       const char *end = strchr (p, ',');
       size_t len = end ? (size_t) (end - p) : strlen (p);
       bool known = false;
-      for (int i = 0; i < N_SCHEMES; i++)
+      for (unsigned i = 0; i < SAMPLER_N_SCHEMES; i++)
 	if (strlen (scheme_names[i]) == len
 	    && strncmp (scheme_names[i], p, len) == 0)
 	  {
-	    *bits |= 1u << i;
+	    *bits |= SCHEME_BIT (i);
 	    known = true;
 	  }
       if (!known)
 	{
 	  error ("sampler: unknown scheme %<%.*s%> in "
 		 "%<-fplugin-arg-sampler-schemes=%s%>; accepted schemes: %s",
-		 (int) len, p, value, SCHEME_LIST);
+		 (int) len, p, value, scheme_list ());
 	  return false;
 	}
       if (!end)
@@ -129,7 +187,7 @@ static bool
 parse_arguments (struct plugin_name_args *info)
 {
   bool ok = true;
-  sampler_opts.schemes = SCHEME_CHECKS;
+  sampler_opts.schemes = SCHEME_BIT (SAMPLER_SCHEME_CHECKS);
   sampler_opts.pairs_limit = 16;
   sampler_opts.region_limit = 0;
   sampler_opts.pad_limit = 16;
@@ -143,7 +201,10 @@ parse_arguments (struct plugin_name_args *info)
 	{
 	  if (!value || !*value)
 	    {
-	      bad_value (key, value, "a comma-separated list of: " SCHEME_LIST);
+	      char *accepted = concat ("a comma-separated list of: ",
+				       scheme_list (), NULL);
+	      bad_value (key, value, accepted);
+	      free (accepted);
 	      ok = false;
 	    }
 	  else if (!parse_schemes (value, &sampler_opts.schemes))
@@ -416,6 +477,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
 	     "by GCC %s", gcc_version.basever, version->basever);
       return 1;
     }
+  sampler_plugin_info.help = sampler_help ();
   register_callback (info->base_name, PLUGIN_INFO, NULL, &sampler_plugin_info);
   /* Register the attribute first, so annotated code builds even when the
      arguments are wrong and the compile is about to fail.  */
@@ -438,17 +500,11 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
       return 0;
     }
   register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
-		     (void *) transform_gc_roots);
-  register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
-		     (void *) unit_gc_roots);
-  register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
-		     (void *) redirect_gc_roots);
+		     (void *) runtime_decls_gc_roots);
 
-  /* Keep each operand of && and || a conditional of its own, as in the
-     source: at -O1 and up the front end would otherwise fold cheap ones into
-     one non-short-circuit test, and the branches scheme would lose them.  */
-  if (sampler_opts.schemes & SCHEME_BRANCHES)
-    param_logical_op_non_short_circuit = 0;
+  for (unsigned id = 0; id < SAMPLER_N_SCHEMES; id++)
+    if ((sampler_opts.schemes & SCHEME_BIT (id)) && plugin_schemes[id]->setup)
+      plugin_schemes[id]->setup ();
 
   /* After all functions are lowered to GIMPLE with a CFG, before
      into-SSA and early inlining: the weightless fixpoint sees the whole

@@ -2,16 +2,15 @@
    that keep nothing in their red zone.
    Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).
 
-   A preserving call (build_preserving_call, unit.cc) is an asm statement
-   that pushes below the stack pointer, so it steps over the 128 bytes
-   there first, where a function that makes no call may keep data.  Only
-   such a leaf function does, and only once its frame is laid out after
-   register allocation is it known whether it does: this pass runs after
-   the prologue is made, and where the frame puts nothing in the red zone
-   (any function that calls, or a leaf whose locals and saved registers
-   all fit in registers), it removes the two `lea' instructions from each
-   call's text.  In bzip2 with branches, returns and scalar-pairs that is
-   5,054 of its 5,389 calls, 13 bytes each.  */
+   A preserving call (build_preserving_call, call-builder.cc) is an asm
+   statement that pushes below the stack pointer, so it steps over the
+   128 bytes there first, where a function that makes no call may keep
+   data.  Only such a leaf function does, and only once its frame is laid
+   out after register allocation is it known whether it does: this pass
+   runs after the prologue is made, and where the frame puts nothing in
+   the red zone (any function that calls, or a leaf whose locals and saved
+   registers all fit in registers), it removes the two `lea' instructions,
+   13 bytes, from each call's text.  */
 
 #include "sampler-plugin.h"
 

@@ -21,7 +21,7 @@
 #include "diagnostic-core.h"
 #include "ggc.h"
 
-#include "../runtime/sampler-abi.h"
+#include "runtime-decls.h"
 
 struct redirection
 {
@@ -35,15 +35,8 @@ static const redirection redirections[]
 #undef REDIRECTION
 #define N_REDIRECTIONS (sizeof redirections / sizeof redirections[0])
 
-/* The wrappers' declarations in this unit, made on first use.  */
-static tree wrapper_decls[N_REDIRECTIONS];
-
-/* They live in GCC's garbage-collected memory.  */
-const struct ggc_root_tab redirect_gc_roots[] = {
-  { &wrapper_decls[0], N_REDIRECTIONS, sizeof (tree), &gt_ggc_mx_tree_node,
-    &gt_pch_nx_tree_node },
-  LAST_GGC_ROOT_TAB
-};
+static_assert (N_REDIRECTIONS == N_REDIRECTED_FUNCTIONS,
+	       "runtime_decls.wrappers has one slot per redirection");
 
 /* The redirection for a call to FNDECL: a declaration of a library
    function, not a definition of the program's own by that name.  */
@@ -68,24 +61,22 @@ redirection_for (tree fndecl, unsigned *index)
   return NULL;
 }
 
-/* The wrapper has the type of the function it stands for.  */
+/* The wrapper's declaration in this unit, made on first use: it has the
+   type of the function it stands for.  */
 static tree
 wrapper_decl (unsigned index, tree fndecl)
 {
-  if (!wrapper_decls[index])
+  tree &decl = runtime_decls.wrappers[index];
+  if (!decl)
     {
-      tree decl = build_fn_decl (redirections[index].wrapper,
-				 TREE_TYPE (fndecl));
-      TREE_PUBLIC (decl) = 1;
-      DECL_EXTERNAL (decl) = 1;
-      DECL_ARTIFICIAL (decl) = 1;
+      decl = runtime_function_decl (redirections[index].wrapper,
+				    TREE_TYPE (fndecl), false);
       TREE_NOTHROW (decl) = TREE_NOTHROW (fndecl);
       /* _exit and the like do not return: neither do their wrappers, and
 	 the call must stay the last statement of its block.  */
       TREE_THIS_VOLATILE (decl) = TREE_THIS_VOLATILE (fndecl);
-      wrapper_decls[index] = decl;
     }
-  return wrapper_decls[index];
+  return decl;
 }
 
 /* Redirects the calls of the current function; returns whether there were

@@ -6,20 +6,12 @@
 #include "gcc-plugin.h"
 #include "tree.h"
 
-/* Instrumentation schemes, as bits; scheme_names is in the same order.  */
-enum sampler_scheme
-{
-  SCHEME_CHECKS = 1 << 0,
-  SCHEME_BRANCHES = 1 << 1,
-  SCHEME_RETURNS = 1 << 2,
-  SCHEME_SCALAR_PAIRS = 1 << 3,
-  SCHEME_FLOAT_KINDS = 1 << 4,
-  SCHEME_FUNCTION_ENTRIES = 1 << 5,
-  SCHEME_BOUNDS = 1 << 6
-};
-#define N_SCHEMES 7
-extern const char *const scheme_names[N_SCHEMES];
-const char *scheme_name (unsigned scheme_bit);
+#include "../runtime/sampler-abi.h"
+
+/* The schemes are those of the registry, runtime/schemes.def; a scheme's
+   option bit (sampler_options.schemes) is 1 << its id.  */
+#define SCHEME_BIT(id) (1u << (id))
+const char *scheme_name (enum sampler_scheme_id id);
 
 /* One include/exclude rule, in command-line order: the first rule whose
    pattern matches decides.  */
@@ -33,7 +25,7 @@ struct scope_rule
 /* What the command line asked for (-fplugin-arg-sampler-KEY=VALUE).  */
 struct sampler_options
 {
-  unsigned schemes;		/* SCHEME_* bits.  */
+  unsigned schemes;		/* SCHEME_BIT of each scheme.  */
   bool verbose;			/* Say what was done to each function.  */
   const char *dump_file;	/* Append the checks and weights here.  */
   const char *site_table_file;	/* Append the unit's site table here.  */
@@ -82,7 +74,7 @@ bool function_selected (tree fndecl);
 /* A site of the unit: what the site table says about it.  */
 struct site_info
 {
-  unsigned scheme;		/* One SCHEME_* bit.  */
+  enum sampler_scheme_id scheme;
   location_t loc;
   tree function;
   char *predicate;		/* Source-like text.  */
@@ -114,10 +106,13 @@ tree marker_taken (gimple *marker);
 /* How many consecutive sites, from marker_site, a marker stands for: the
    pairs of one assignment share one; every other marker is one site.  */
 unsigned site_count (gimple *marker);
+/* How many of the marker's values its sample call passes in the
+   function's values_array (scalar-pairs: all of them); usually none.  */
+unsigned marker_array_values (gimple *marker);
 /* Deletes MARKER where its visits are counted otherwise (the fast copy,
    a versioned loop's copy without sites); a check's call does not run.
    The operands only it read go to DEAD, for simple_dce_from_worklist.
-   (transform.cc)  */
+   (slow-copy.cc)  */
 void remove_marker (gimple *marker, bitmap dead);
 
 /* An operand of an asm statement.  */
@@ -154,7 +149,7 @@ void define_variable (tree decl);
    registers carry the arguments and the result, so that the call does not
    make the compiler keep values in callee-saved registers, whose saving
    would cost the fast path too.  MEMORY, if not NULL, is an object FN
-   reads.  */
+   reads.  (call-builder.cc)  */
 gimple *build_preserving_call (tree fn, const vec<tree> &args, tree result,
 			       tree memory = NULL_TREE);
 /* The first and last lines of that asm's text on x86-64: they step the
@@ -168,19 +163,25 @@ opt_pass *make_red_zone_pass (gcc::context *ctxt);
 /* Emits the counters, the unit descriptor, its registering constructor and
    the site table (section and file).  */
 void emit_unit (void);
-/* The unit's counter array, created once the sites are known.  */
+/* The unit's counter array, created once the sites are known.
+   (runtime-decls.cc)  */
 tree unit_counters_decl (void);
 
 /* The pass that finds the sites and the weightless functions, before
-   GCC's optimisers, and the transformation, after them (transform.cc).  */
+   GCC's optimisers (sites-pass.cc), and the transformation, after them
+   (transform.cc).  */
 opt_pass *make_sites_pass (gcc::context *ctxt);
 opt_pass *make_transform_pass (gcc::context *ctxt);
 
-/* The thread's countdown, a reference for one statement; and whether a
-   call may use it (a call to a weighty or unknown function).
-   (transform.cc)  */
-tree countdown_reference (void);
+/* The weightless fixpoint over the unit's functions, in the sites pass;
+   then whether a call may use the countdown (a call to a weighty or
+   unknown function).  (weightless.cc)  */
+void find_weighty_functions (void);
 bool call_may_use_countdown (gimple *call);
+
+/* The thread's countdown, a reference for one statement.
+   (runtime-decls.cc)  */
+tree countdown_reference (void);
 
 /* PLUGIN_OVERRIDE_GATE: GCC's RTL PRE does not run on the functions the
    transformation cloned.  (transform.cc)  */
@@ -228,11 +229,6 @@ void build_dispatch (basic_block bb, tree fn, location_t loc);
 /* The pass that redirects calls to the exec family, pthread_create and
    signal handling to the runtime's wrappers (redirect.cc).  */
 opt_pass *make_redirect_pass (gcc::context *ctxt);
-
-/* The files' trees that outlive a function, for GCC's garbage collector.  */
-extern const struct ggc_root_tab transform_gc_roots[];
-extern const struct ggc_root_tab unit_gc_roots[];
-extern const struct ggc_root_tab redirect_gc_roots[];
 
 /* Notes, from the front end, where a plain `sampled' was written.  */
 void note_sampled_attribute (tree decl);

@@ -1,14 +1,19 @@
-/* sampler.so: finding the sites of each scheme and describing them.
+/* sampler.so: finding the sites of the selected functions, for every
+   scheme, and what the schemes' files share to describe and mark them.
    Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).
 
-   Runs on each selected function before the weightless fixpoint and the
-   countdown transformation.  Checks sites are calls to check functions and
-   stay as they are; every other site gets a marker call, __sampler_site
-   (INDEX, VALUES...), placed where its observation happens and holding the
-   values it observes.  Markers look like calls to the rest of the plugin,
-   so the transformation treats every site alike.  */
+   Runs in the sites pass, on each selected function, before the weightless
+   fixpoint, GCC's optimisers and the countdown transformation.  It walks
+   the function's statements and calls the hooks of each enabled scheme
+   (plugin/schemes/<scheme>.cc, see schemes.h), which register their sites
+   and put a marker where each observation happens: a volatile asm holding
+   the site's index and the values it observes (see build_marker).  After
+   the optimisers, the transformation replaces each marker by the site's
+   sample call in the slow copy and by nothing in the fast copy, so it
+   treats the sites of every scheme alike.  A check site's marker also
+   says whether the call to the check function runs.  */
 
-#include "sampler-plugin.h"
+#include "schemes.h"
 
 #include <string.h>
 
@@ -93,9 +98,58 @@ marker_taken (gimple *stmt)
 unsigned
 site_count (gimple *stmt)
 {
-  if (unit_sites[marker_site (stmt)].scheme == SCHEME_SCALAR_PAIRS)
-    return marker_num_values (stmt) - 1;
+  const site_info &site = unit_sites[marker_site (stmt)];
+  if (unsigned (*sites) (gimple *) = plugin_schemes[site.scheme]->marker_sites)
+    return sites (stmt);
   return 1;
+}
+
+unsigned
+marker_array_values (gimple *stmt)
+{
+  const site_info &site = unit_sites[marker_site (stmt)];
+  if (unsigned (*values) (gimple *)
+      = plugin_schemes[site.scheme]->marker_array_values)
+    return values (stmt);
+  return 0;
+}
+
+/* ---------------------------------------------------------------------
+   The registry.  */
+
+const plugin_scheme *const plugin_schemes[SAMPLER_N_SCHEMES] = {
+#define SAMPLER_SCHEME(ID, NAME, N_COUNTERS, COUNTERS, MERGE, TEXT) \
+  &ID##_scheme,
+#include "../runtime/schemes.def"
+};
+
+static const char *const registry_counter_names[SAMPLER_N_SCHEMES] = {
+#define SAMPLER_SCHEME(ID, NAME, N_COUNTERS, COUNTERS, MERGE, TEXT) COUNTERS,
+#include "../runtime/schemes.def"
+};
+
+static const unsigned registry_counter_count[SAMPLER_N_SCHEMES] = {
+#define SAMPLER_SCHEME(ID, NAME, N_COUNTERS, COUNTERS, MERGE, TEXT) N_COUNTERS,
+#include "../runtime/schemes.def"
+};
+
+const char *
+scheme_counter_names (enum sampler_scheme_id id)
+{
+  return registry_counter_names[id];
+}
+
+/* For a scheme whose sites have any number of counters, that of the
+   registry's names.  */
+unsigned
+scheme_counter_count (enum sampler_scheme_id id)
+{
+  if (registry_counter_count[id])
+    return registry_counter_count[id];
+  unsigned n = 1;
+  for (const char *p = registry_counter_names[id]; *p; p++)
+    n += *p == ',';
+  return n;
 }
 
 /* ---------------------------------------------------------------------
@@ -409,7 +463,7 @@ named_placeholder (const char *text, tree type)
   return build_decl (UNKNOWN_LOCATION, VAR_DECL, get_identifier (text), type);
 }
 
-static const char *
+const char *
 callee_text (gimple *call)
 {
   tree fndecl = gimple_call_fndecl (call);
@@ -441,10 +495,9 @@ source_expression (tree t, int depth)
   return named_placeholder ("(...)", TREE_TYPE (t));
 }
 
-/* Source-like text for the value T (xmalloc'd).  GCC's printer puts in
-   the parentheses that C's precedence needs (op_prio); the text is built
-   as one tree so that it can.  */
-static char *
+/* GCC's printer puts in the parentheses that C's precedence needs
+   (op_prio); the text is built as one tree so that it can.  */
+char *
 expression_text (tree t)
 {
   int depth = 4;
@@ -454,12 +507,11 @@ expression_text (tree t)
 }
 
 
-
 /* ---------------------------------------------------------------------
    Registering sites.  */
 
-static unsigned
-new_site (unsigned scheme, location_t loc, char *predicate,
+unsigned
+new_site (enum sampler_scheme_id scheme, location_t loc, char *predicate,
 	  const char *counter_names, unsigned n_counters)
 {
   site_info site;
@@ -468,11 +520,12 @@ new_site (unsigned scheme, location_t loc, char *predicate,
   site.loc = loc;
   site.function = current_function_decl;
   site.predicate = predicate;
-  site.counter_names = xstrdup (counter_names);
-  site.n_counters = n_counters;
+  site.counter_names = xstrdup (counter_names ? counter_names
+				: scheme_counter_names (scheme));
+  site.n_counters = n_counters ? n_counters : scheme_counter_count (scheme);
   site.first_counter = unit_counters;
   site.value_kind = site_info::VALUE_NONE;
-  unit_counters += n_counters;
+  unit_counters += site.n_counters;
   unit_sites.safe_push (site);
   return unit_sites.length () - 1;
 }
@@ -490,9 +543,9 @@ asm_operand (const char *constraint, tree value)
    often as the site runs (copies of it included, as when a loop is
    unrolled) and keep its operands, yet move memory accesses freely around
    it.  The transformation replaces every marker after the optimisers.  */
-static gasm *
+gasm *
 build_marker (unsigned index, location_t loc, const vec<tree> &values,
-	      tree taken = NULL_TREE)
+	      tree taken)
 {
   vec<tree, va_gc> *inputs = NULL, *outputs = NULL;
   vec_safe_push (inputs, asm_operand ("i", build_int_cst (unsigned_type_node,
@@ -508,14 +561,14 @@ build_marker (unsigned index, location_t loc, const vec<tree> &values,
   gimple_set_location (marker, loc);
   /* GCC's late warnings see a marker read what the program may no longer
      read: scalar-pairs compares a pointer just passed to realloc with its
-     result (-Wuse-after-free in xz's xrealloc).  A warning about a marker
+     result (-Wuse-after-free).  A warning about a marker
      says nothing about the user's code, and -Werror builds must build.  */
   suppress_warning (marker);
   return marker;
 }
 
-static gasm *
-build_marker (unsigned index, location_t loc, tree value = NULL_TREE)
+gasm *
+build_marker (unsigned index, location_t loc, tree value)
 {
   auto_vec<tree> values;
   if (value)
@@ -523,37 +576,34 @@ build_marker (unsigned index, location_t loc, tree value = NULL_TREE)
   return build_marker (index, loc, values);
 }
 
-/* Statements inserted after WHERE, in order: directly, or on the normal
-   out edge when WHERE ends its block.  */
-struct after_stmt_inserter
+void
+after_stmt_inserter::add (gimple *stmt)
 {
-  gimple_seq seq;
-  after_stmt_inserter () : seq (NULL) {}
-  void add (gimple *stmt) { gimple_seq_add_stmt (&seq, stmt); }
-  void commit (gimple *where)
-  {
-    if (!seq)
-      return;
-    if (stmt_ends_bb_p (where))
-      {
-	edge e;
-	edge_iterator ei;
-	FOR_EACH_EDGE (e, ei, gimple_bb (where)->succs)
-	  if (!(e->flags & (EDGE_ABNORMAL | EDGE_EH)))
-	    {
-	      gsi_insert_seq_on_edge_immediate (e, seq);
-	      return;
-	    }
-	return;			/* Control never continues after WHERE.  */
-      }
-    gimple_stmt_iterator gsi = gsi_for_stmt (where);
-    gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
-  }
-};
+  gimple_seq_add_stmt (&seq, stmt);
+}
 
-/* VALUE as an operand a call can take: itself, or a temporary loaded from
-   it by a statement added to SEQ.  */
-static tree
+void
+after_stmt_inserter::commit (gimple *where)
+{
+  if (!seq)
+    return;
+  if (stmt_ends_bb_p (where))
+    {
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, gimple_bb (where)->succs)
+	if (!(e->flags & (EDGE_ABNORMAL | EDGE_EH)))
+	  {
+	    gsi_insert_seq_on_edge_immediate (e, seq);
+	    return;
+	  }
+      return;			/* Control never continues after WHERE.  */
+    }
+  gimple_stmt_iterator gsi = gsi_for_stmt (where);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+}
+
+tree
 as_operand (tree value, after_stmt_inserter &seq, location_t loc)
 {
   if (is_gimple_val (value))
@@ -567,9 +617,9 @@ as_operand (tree value, after_stmt_inserter &seq, location_t loc)
 }
 
 /* ---------------------------------------------------------------------
-   The schemes.  */
+   What the schemes share.  */
 
-static enum site_info::value_kind_t
+enum site_info::value_kind_t
 value_kind_of (tree type)
 {
   if (POINTER_TYPE_P (type))
@@ -580,175 +630,20 @@ value_kind_of (tree type)
 			      : site_info::VALUE_SIGNED;
 }
 
-static bool
+bool
 integer_like_type (tree type)
 {
   return INTEGRAL_TYPE_P (type) || POINTER_TYPE_P (type);
-}
-
-static void
-function_entry_site (void)
-{
-  location_t loc = DECL_SOURCE_LOCATION (current_function_decl);
-  unsigned index = new_site (SCHEME_FUNCTION_ENTRIES, loc,
-			     concat (function_name (cfun), " ()", NULL),
-			     "entered", 1);
-  gsi_insert_on_edge_immediate
-    (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (cfun)), build_marker (index, loc));
 }
 
 /* Whether LOC is the program's own code: it has a file, and it is not
    in a system header or in the expansion of a macro a system header
    defines (isinf, assert, putc: their conditionals and calls are the
    library's, and read as compiler temporaries).  */
-static bool
+bool
 source_location_p (location_t loc)
 {
   return expand_location (loc).file && !in_system_header_at (loc);
-}
-
-static void
-branch_site (gcond *cond)
-{
-  location_t loc = gimple_location (cond);
-  char *lhs = expression_text (gimple_cond_lhs (cond));
-  char *text;
-  /* `if (b)' is `b != 0' in GIMPLE: show it as `b' when b is a truth
-     value.  */
-  if (gimple_cond_code (cond) == NE_EXPR
-      && integer_zerop (gimple_cond_rhs (cond))
-      && TREE_CODE (TREE_TYPE (gimple_cond_lhs (cond))) == BOOLEAN_TYPE)
-    text = xstrdup (lhs);
-  else
-    text = expression_text (build2 (gimple_cond_code (cond), boolean_type_node,
-				    gimple_cond_lhs (cond),
-				    gimple_cond_rhs (cond)));
-  free (lhs);
-  unsigned index = new_site (SCHEME_BRANCHES, loc, text, "false,true", 2);
-  tree outcome = create_tmp_reg (boolean_type_node, "sampler_outcome");
-  gimple *test = gimple_build_assign (outcome, gimple_cond_code (cond),
-				      gimple_cond_lhs (cond),
-				      gimple_cond_rhs (cond));
-  gimple_set_location (test, loc);
-  gimple_stmt_iterator gsi = gsi_for_stmt (cond);
-  gsi_insert_before (&gsi, test, GSI_SAME_STMT);
-  gsi_insert_before (&gsi, build_marker (index, loc, outcome), GSI_SAME_STMT);
-}
-
-/* The text naming the case labels of SWITCH that lead to DEST.  */
-static char *
-arm_name (gswitch *sw, basic_block dest)
-{
-  char *name = NULL;
-  for (unsigned i = 0; i < gimple_switch_num_labels (sw); i++)
-    {
-      tree label = gimple_switch_label (sw, i);
-      if (label_to_block (cfun, CASE_LABEL (label)) != dest)
-	continue;
-      char *part;
-      if (!CASE_LOW (label))
-	part = xstrdup ("default");
-      else
-	{
-	  char *low = print_generic_expr_to_str (CASE_LOW (label));
-	  char *high = CASE_HIGH (label)
-		       ? print_generic_expr_to_str (CASE_HIGH (label)) : NULL;
-	  part = concat ("case ", low, high ? "..." : "", high ? high : "",
-			 NULL);
-	  free (low);
-	  free (high);
-	}
-      char *joined = name ? concat (name, "|", part, NULL) : xstrdup (part);
-      free (name);
-      free (part);
-      name = joined;
-    }
-  /* Counter names are comma-separated.  */
-  for (char *p = name; p && *p; p++)
-    if (*p == ',')
-      *p = ';';
-  return name ? name : xstrdup ("?");
-}
-
-/* One site for the whole switch, with a counter per arm (distinct target);
-   each arm's edge gets a marker naming its counter.  */
-static void
-switch_site (gswitch *sw)
-{
-  location_t loc = gimple_location (sw);
-  basic_block bb = gimple_bb (sw);
-  auto_vec<edge> arms;
-  edge e;
-  edge_iterator ei;
-  FOR_EACH_EDGE (e, ei, bb->succs)
-    arms.safe_push (e);
-  char *names = NULL;
-  for (edge arm : arms)
-    {
-      char *name = arm_name (sw, arm->dest);
-      char *joined = names ? concat (names, ",", name, NULL) : xstrdup (name);
-      free (names);
-      free (name);
-      names = joined;
-    }
-  char *index_text = expression_text (gimple_switch_index (sw));
-  unsigned index = new_site (SCHEME_BRANCHES, loc,
-			     concat ("switch (", index_text, ")", NULL),
-			     names, arms.length ());
-  free (index_text);
-  free (names);
-  for (unsigned k = 0; k < arms.length (); k++)
-    gsi_insert_on_edge_immediate
-      (arms[k], build_marker (index, loc, build_int_cst (unsigned_type_node,
-							  k)));
-}
-
-/* Whether CALL's result is one the returns scheme observes.  */
-static bool
-observable_return (gcall *call)
-{
-  if (gimple_call_internal_p (call)
-      || (gimple_call_flags (call) & (ECF_RETURNS_TWICE | ECF_NORETURN)))
-    return false;
-  tree type = gimple_call_return_type (call);
-  if (!type || !integer_like_type (type))
-    return false;
-  tree fndecl = gimple_call_fndecl (call);
-  /* Compiler helpers (__builtin_*, __atomic_*, __sync_*) are not the
-     source's calls; library functions GCC knows (malloc, strlen) are.  */
-  if (fndecl && fndecl_built_in_p (fndecl) && DECL_NAME (fndecl)
-      && strncmp (IDENTIFIER_POINTER (DECL_NAME (fndecl)), "__", 2) == 0)
-    return false;
-  return true;
-}
-
-static void
-return_site (gcall *call)
-{
-  location_t loc = gimple_location (call);
-  tree type = gimple_call_return_type (call);
-  after_stmt_inserter after;
-  tree lhs = gimple_call_lhs (call);
-  tree result;
-  if (lhs && is_gimple_reg (lhs))
-    result = lhs;
-  else
-    {
-      /* Observe the value itself, not a memory location it is stored to.  */
-      result = create_tmp_reg (type, "sampler_result");
-      gimple_call_set_lhs (call, result);
-      if (lhs)
-	{
-	  gimple *store = gimple_build_assign (lhs, result);
-	  gimple_set_location (store, loc);
-	  after.add (store);
-	}
-    }
-  char *text = concat (callee_text (call), " (...)", NULL);
-  unsigned index = new_site (SCHEME_RETURNS, loc, text, "<0,==0,>0", 3);
-  unit_sites[index].value_kind = value_kind_of (type);
-  after.add (build_marker (index, loc, result));
-  after.commit (call);
 }
 
 /* The variable a statement assigns, if it is a user's scalar variable.  */
@@ -771,411 +666,16 @@ assigned_variable (gimple *stmt)
 }
 
 /* ---------------------------------------------------------------------
-   Definite assignment of the current function's locals, for scalar-pairs:
-   a partner not yet assigned on some path would be compared by its stale
-   stack bits, a meaningless predicate and a read of an uninitialized value
-   that valgrind and MSan rightly report (sed's valgrind tests failed on
-   `b ? b2' with b2 assigned two lines later).  A forward dataflow over the
-   CFG, meeting by intersection; a local whose address a statement takes
-   counts as assigned from there on, as whatever it was passed to may fill
-   it, and a clobber (the end of its scope) unassigns it.  */
-
-static hash_map<tree, unsigned> local_numbers;
-/* The locals definitely assigned after the statement being looked at.  */
-static sbitmap assigned_now;
-
-static tree
-note_address_taken (tree *tp, int *walk_subtrees, void *data)
-{
-  if (TREE_CODE (*tp) == ADDR_EXPR)
-    {
-      tree base = get_base_address (TREE_OPERAND (*tp, 0));
-      if (base && DECL_P (base))
-	if (unsigned *n = local_numbers.get (base))
-	  bitmap_set_bit ((sbitmap) ((walk_stmt_info *) data)->info, *n);
-    }
-  if (TYPE_P (*tp))
-    *walk_subtrees = 0;
-  return NULL_TREE;
-}
-
-/* Updates SET, the locals definitely assigned, for what STMT does.  */
-static void
-assignment_transfer (gimple *stmt, sbitmap set)
-{
-  if (gimple_clobber_p (stmt))
-    {
-      if (unsigned *n = local_numbers.get (gimple_assign_lhs (stmt)))
-	bitmap_clear_bit (set, *n);
-      return;
-    }
-  if (tree lhs = gimple_get_lhs (stmt))
-    if (unsigned *n = local_numbers.get (lhs))
-      bitmap_set_bit (set, *n);
-  if (gasm *asm_stmt = dyn_cast <gasm *> (stmt))
-    for (unsigned i = 0; i < gimple_asm_noutputs (asm_stmt); i++)
-      if (unsigned *n
-	  = local_numbers.get (TREE_VALUE (gimple_asm_output_op (asm_stmt, i))))
-	bitmap_set_bit (set, *n);
-  walk_stmt_info wi;
-  memset (&wi, 0, sizeof wi);
-  wi.info = set;
-  walk_gimple_op (stmt, note_address_taken, &wi);
-}
-
-/* Numbers the current function's automatic locals and returns, by block
-   index, the set of those definitely assigned on entry to each block
-   (sbitmap_vector_free it).  Blocks unreachable from the entry keep every
-   bit set: their code never runs.  */
-static sbitmap *
-definitely_assigned_on_entry (void)
-{
-  local_numbers.empty ();
-  unsigned n = 0, ix;
-  tree var;
-  FOR_EACH_LOCAL_DECL (cfun, ix, var)
-    if (VAR_P (var) && !TREE_STATIC (var) && !DECL_EXTERNAL (var)
-	&& !local_numbers.get (var))
-      local_numbers.put (var, n++);
-  unsigned bits = MAX (n, 1u);
-  int n_blocks = last_basic_block_for_fn (cfun);
-  sbitmap *in = sbitmap_vector_alloc (n_blocks, bits);
-  sbitmap *out = sbitmap_vector_alloc (n_blocks, bits);
-  bitmap_vector_ones (in, n_blocks);
-  bitmap_vector_ones (out, n_blocks);
-  bitmap_clear (out[ENTRY_BLOCK]);
-  int *order = XNEWVEC (int, n_basic_blocks_for_fn (cfun));
-  int count = pre_and_rev_post_order_compute (NULL, order, false);
-  auto_sbitmap set (bits);
-  for (bool changed = true; changed;)
-    {
-      changed = false;
-      for (int i = 0; i < count; i++)
-	{
-	  basic_block bb = BASIC_BLOCK_FOR_FN (cfun, order[i]);
-	  bitmap_ones (set);
-	  edge e;
-	  edge_iterator ei;
-	  FOR_EACH_EDGE (e, ei, bb->preds)
-	    bitmap_and (set, set, out[e->src->index]);
-	  bitmap_copy (in[bb->index], set);
-	  for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
-	       gsi_next (&gsi))
-	    assignment_transfer (gsi_stmt (gsi), set);
-	  if (!bitmap_equal_p (set, out[bb->index]))
-	    {
-	      bitmap_copy (out[bb->index], set);
-	      changed = true;
-	    }
-	}
-    }
-  free (order);
-  sbitmap_vector_free (out);
-  return in;
-}
-
-/* The global variables defined in other units that the current
-   function's own statements read or write, in order of first use.  Only
-   these are paired: the function already refers to them, so the pair adds
-   no symbol the link might lack.  */
-static auto_vec<tree> function_externals;
-
-static void
-note_external (tree op)
-{
-  if (op && TREE_CODE (op) == VAR_DECL && DECL_EXTERNAL (op)
-      && !function_externals.contains (op))
-    function_externals.safe_push (op);
-}
-
-/* Calls VISIT on each operand of the current function's own statements
-   (assignments, both sides of conditions, call arguments, return values),
-   never on the parts of memory references (offsets, field sizes).  */
-static void
-for_each_source_operand (const vec<gimple *> &stmts, void (*visit) (tree))
-{
-  for (gimple *stmt : stmts)
-    {
-      if (!source_location_p (gimple_location (stmt)))
-	continue;
-      if (is_gimple_assign (stmt))
-	for (unsigned i = 0; i < gimple_num_ops (stmt); i++)
-	  visit (gimple_op (stmt, i));
-      else if (gcond *cond = dyn_cast <gcond *> (stmt))
-	{
-	  visit (gimple_cond_lhs (cond));
-	  visit (gimple_cond_rhs (cond));
-	}
-      else if (gcall *call = dyn_cast <gcall *> (stmt))
-	for (unsigned i = 0; i < gimple_call_num_args (call); i++)
-	  visit (gimple_call_arg (call, i));
-      else if (greturn *ret = dyn_cast <greturn *> (stmt))
-	visit (gimple_return_retval (ret));
-    }
-}
-
-static void
-collect_function_externals (const vec<gimple *> &stmts)
-{
-  function_externals.truncate (0);
-  for_each_source_operand (stmts, note_external);
-}
-
-/* Could VAR be compared with an assignment to X at LOC: a different,
-   readable user variable of the same type, declared before LOC (a global
-   of another unit only if the function uses it; a local only if assigned
-   on every path to here).  */
-static bool
-pair_candidate (tree var, tree x, location_t loc)
-{
-  if ((TREE_CODE (var) != VAR_DECL && TREE_CODE (var) != PARM_DECL)
-      || var == x || DECL_ARTIFICIAL (var) || !DECL_NAME (var)
-      || TREE_THIS_VOLATILE (var) || DECL_HARD_REGISTER (var)
-      || TYPE_MAIN_VARIANT (TREE_TYPE (var)) != TYPE_MAIN_VARIANT (TREE_TYPE (x)))
-    return false;
-  if (TREE_CODE (var) == VAR_DECL && DECL_EXTERNAL (var)
-      && !function_externals.contains (var))
-    return false;
-  /* A local declared later in its block is not in scope yet.  (Globals,
-     extern ones too, are in scope wherever the function uses them; their
-     declarations may be in another file, where lines do not compare.)  */
-  if (TREE_CODE (var) == VAR_DECL && !is_global_var (var))
-    {
-      expanded_location decl = expand_location (DECL_SOURCE_LOCATION (var));
-      expanded_location use = expand_location (loc);
-      if (decl.line > use.line
-	  || (decl.line == use.line && decl.column >= use.column))
-	return false;
-      unsigned *n = local_numbers.get (var);
-      if (!n || !bitmap_bit_p (assigned_now, *n))
-	return false;
-    }
-  return true;
-}
-
-/* The variables an assignment to X in STMT is compared with: locals of
-   the enclosing scopes (innermost first), parameters, the unit's globals,
-   then the other units' globals the function uses, up to the limit.  */
-static void
-pair_partners (gimple *stmt, tree x, auto_vec<tree> &partners)
-{
-  unsigned limit = sampler_opts.pairs_limit;
-  location_t loc = gimple_location (stmt);
-  for (tree block = gimple_block (stmt);
-       block && TREE_CODE (block) == BLOCK;
-       block = BLOCK_SUPERCONTEXT (block))
-    for (tree var = BLOCK_VARS (block); var; var = DECL_CHAIN (var))
-      if (partners.length () < limit && pair_candidate (var, x, loc))
-	partners.safe_push (var);
-  for (tree parm = DECL_ARGUMENTS (current_function_decl); parm;
-       parm = DECL_CHAIN (parm))
-    if (partners.length () < limit && pair_candidate (parm, x, loc))
-      partners.safe_push (parm);
-  varpool_node *vnode;
-  FOR_EACH_VARIABLE (vnode)
-    {
-      tree var = vnode->decl;
-      if (partners.length () < limit && TREE_STATIC (var)
-	  && (!DECL_CONTEXT (var)
-	      || TREE_CODE (DECL_CONTEXT (var)) == TRANSLATION_UNIT_DECL)
-	  && !partners.contains (var) && pair_candidate (var, x, loc))
-	partners.safe_push (var);
-    }
-  for (tree var : function_externals)
-    if (partners.length () < limit && !partners.contains (var)
-	&& pair_candidate (var, x, loc))
-      partners.safe_push (var);
-}
-
-/* The distinct integer constants the current function's own statements
-   use as operands (in order of first use), for pairs-constants.  */
-static auto_vec<tree> function_constants;
-
-static void
-note_constant (tree op)
-{
-  if (!op || TREE_CODE (op) != INTEGER_CST || !INTEGRAL_TYPE_P (TREE_TYPE (op))
-      || TREE_CODE (TREE_TYPE (op)) == BOOLEAN_TYPE)
-    return;
-  for (tree known : function_constants)
-    if (wi::to_widest (known) == wi::to_widest (op))
-      return;
-  function_constants.safe_push (op);
-}
-
-/* The constants a person wrote in conditions, assignments, calls and
-   returns.  */
-static void
-collect_function_constants (const vec<gimple *> &stmts)
-{
-  function_constants.truncate (0);
-  for_each_source_operand (stmts, note_constant);
-}
-
-/* The assignment sites of STMT: scalar-pairs, float-kinds, bounds.  */
-static void
-assignment_sites (gimple *stmt, unsigned schemes)
-{
-  tree x = assigned_variable (stmt);
-  if (!x)
-    return;
-  location_t loc = gimple_location (stmt);
-  if (!source_location_p (loc))
-    return;			/* The compiler's, not the source's.  */
-  tree type = TREE_TYPE (x);
-  const char *name = IDENTIFIER_POINTER (DECL_NAME (x));
-  after_stmt_inserter after;
-  tree value = as_operand (x, after, loc);
-
-  if ((schemes & SCHEME_SCALAR_PAIRS) && integer_like_type (type))
-    {
-      auto_vec<tree> partners;
-      pair_partners (stmt, x, partners);
-      /* One marker for all the pairs of the assignment: the sites are
-	 consecutive, and the slow copy tests the countdown once for them.  */
-      auto_vec<tree> operands;
-      operands.safe_push (value);
-      unsigned first = unit_sites.length ();
-      for (tree y : partners)
-	{
-	  unsigned index
-	    = new_site (SCHEME_SCALAR_PAIRS, loc,
-			concat (name, " ? ",
-				IDENTIFIER_POINTER (DECL_NAME (y)), NULL),
-			"<,==,>", 3);
-	  unit_sites[index].value_kind = value_kind_of (type);
-	  /* A partner in memory is read where the site is sampled, and
-	     nowhere else: a value loaded for every marker would be loaded
-	     (hoisted, kept in a register or on the stack) in the fast copy
-	     too, where nothing uses it (gzip's longest_match loaded and
-	     spilled ten globals per call).  A constant is loaded at the
-	     marker, which GCC folds: it drops a static constant whose every
-	     read it has folded, and the slow copy's read would then be left
-	     without a definition.  */
-	  operands.safe_push (TREE_READONLY (y) ? as_operand (y, after, loc)
-			      : y);
-	}
-      /* The constants X's type can hold, within what is left of the
-	 limit; each value once (10 and 10L are one to a long).  */
-      auto_vec<tree> constants;
-      if (sampler_opts.pairs_constants && INTEGRAL_TYPE_P (type))
-	for (tree c : function_constants)
-	  if (partners.length () + constants.length () < sampler_opts.pairs_limit
-	      && int_fits_type_p (c, type))
-	    {
-	      tree converted = fold_convert (type, c);
-	      bool seen = false;
-	      for (tree known : constants)
-		seen |= tree_int_cst_equal (known, converted);
-	      if (!seen)
-		constants.safe_push (converted);
-	    }
-      for (tree c : constants)
-	{
-	  char *c_text = print_generic_expr_to_str (c);
-	  unsigned index
-	    = new_site (SCHEME_SCALAR_PAIRS, loc,
-			concat (name, " ? ", c_text, NULL), "<,==,>", 3);
-	  free (c_text);
-	  unit_sites[index].value_kind = value_kind_of (type);
-	  operands.safe_push (c);
-	}
-      /* One marker for the pairs of the assignment, so that the slow copy
-	 tests the countdown once for them (their sites are consecutive); a
-	 few markers for very many pairs, as an asm takes at most 255
-	 operands.  */
-      const unsigned per_marker = 64;
-      for (unsigned done = 1; done < operands.length (); done += per_marker)
-	{
-	  auto_vec<tree> chunk;
-	  chunk.safe_push (value);
-	  for (unsigned i = done;
-	       i < MIN (done + per_marker, operands.length ()); i++)
-	    chunk.safe_push (operands[i]);
-	  after.add (build_marker (first + done - 1, loc, chunk));
-	}
-    }
-  if ((schemes & SCHEME_FLOAT_KINDS) && SCALAR_FLOAT_TYPE_P (type))
-    {
-      unsigned index
-	= new_site (SCHEME_FLOAT_KINDS, loc, xstrdup (name),
-		    "nan,-inf,-normal,-subnormal,-0,+0,+subnormal,+normal,+inf",
-		    9);
-      unit_sites[index].value_kind = site_info::VALUE_FLOAT;
-      after.add (build_marker (index, loc, value));
-    }
-  /* A pointer's range is an address, different in every run (ASLR):
-     bounds are for numbers.  */
-  if ((schemes & SCHEME_BOUNDS) && !POINTER_TYPE_P (type))
-    {
-      enum site_info::value_kind_t kind = value_kind_of (type);
-      const char *kind_text = kind == site_info::VALUE_FLOAT ? "double"
-			      : kind == site_info::VALUE_SIGNED ? "signed"
-			      : "unsigned";
-      unsigned index = new_site (SCHEME_BOUNDS, loc,
-				 concat (name, " (", kind_text, ")", NULL),
-				 "count,min,max", 3);
-      unit_sites[index].value_kind = kind;
-      after.add (build_marker (index, loc, value));
-    }
-  after.commit (stmt);
-}
-
-/* Makes the call to a check function CALL, site INDEX, run only when the
-   site is sampled: `if (TAKEN) CALL', TAKEN set by the site's marker; a
-   skipped call's result reads as zero.  The arguments are evaluated
-   either way.  */
-static void
-check_site (gcall *call, unsigned index)
-{
-  location_t loc = gimple_location (call);
-  tree taken = create_tmp_reg (boolean_type_node, "sampler_taken");
-  auto_vec<tree> no_values;
-  gasm *marker = build_marker (index, loc, no_values, taken);
-  gimple_stmt_iterator gsi = gsi_for_stmt (call);
-  gsi_insert_before (&gsi, marker, GSI_SAME_STMT);
-  basic_block test = gimple_bb (marker);
-  basic_block body = split_block (test, marker)->dest;
-  /* Where an unsampled visit goes: a block of its own on the way out of
-     the call, which zeroes the result.  */
-  edge out;
-  if (stmt_ends_bb_p (call))
-    {
-      edge e;
-      edge_iterator ei;
-      out = NULL;
-      FOR_EACH_EDGE (e, ei, body->succs)
-	if (!(e->flags & (EDGE_ABNORMAL | EDGE_EH)))
-	  out = e;
-      gcc_assert (out);
-    }
-  else
-    out = split_block (body, call);
-  basic_block after = split_edge (out);
-  edge run = single_succ_edge (test);
-  run->flags &= ~EDGE_FALLTHRU;
-  run->flags |= EDGE_TRUE_VALUE;
-  run->probability = profile_probability::very_unlikely ();
-  gcond *cond = gimple_build_cond (NE_EXPR, taken, boolean_false_node,
-				   NULL_TREE, NULL_TREE);
-  gimple_set_location (cond, loc);
-  gsi = gsi_last_bb (test);
-  gsi_insert_after (&gsi, cond, GSI_NEW_STMT);
-  edge skip = make_edge (test, after, EDGE_FALSE_VALUE);
-  skip->probability = run->probability.invert ();
-  if (tree lhs = gimple_call_lhs (call))
-    {
-      gimple *zero = gimple_build_assign (lhs, build_zero_cst (TREE_TYPE (lhs)));
-      gimple_set_location (zero, loc);
-      gsi_insert_on_edge_immediate (skip, zero);
-    }
-}
+   The walk.  */
 
 /* Finds and marks the sites of the current function.  */
 static void
 discover_function_sites (void)
 {
-  unsigned schemes = sampler_opts.schemes;
+  auto_vec<const plugin_scheme *> schemes;
+  for (unsigned id = 0; id < SAMPLER_N_SCHEMES; id++)
+    if (sampler_opts.schemes & SCHEME_BIT (id))
+      schemes.safe_push (plugin_schemes[id]);
   auto_vec<gimple *> stmts;
   auto_vec<int> stmt_blocks;	/* Each statement's block, before any split.  */
   basic_block bb;
@@ -1186,75 +686,51 @@ discover_function_sites (void)
 	stmts.safe_push (gsi_stmt (gsi));
 	stmt_blocks.safe_push (bb->index);
       }
-  sbitmap *assigned_on_entry = NULL;
-  if (schemes & SCHEME_SCALAR_PAIRS)
-    {
-      assigned_on_entry = definitely_assigned_on_entry ();
-      assigned_now = sbitmap_alloc (SBITMAP_SIZE (assigned_on_entry[0]));
-    }
-
-  if ((schemes & SCHEME_SCALAR_PAIRS) && sampler_opts.pairs_constants)
-    collect_function_constants (stmts);
-  if (schemes & SCHEME_SCALAR_PAIRS)
-    collect_function_externals (stmts);
-  if (schemes & SCHEME_FUNCTION_ENTRIES)
-    function_entry_site ();
+  for (const plugin_scheme *scheme : schemes)
+    if (scheme->begin_function)
+      scheme->begin_function (stmts);
   for (unsigned i = 0; i < stmts.length (); i++)
     {
       gimple *stmt = stmts[i];
-      /* Pairs are read right after their statement.  */
-      if (assigned_on_entry)
-	{
-	  if (i == 0 || stmt_blocks[i] != stmt_blocks[i - 1])
-	    bitmap_copy (assigned_now, assigned_on_entry[stmt_blocks[i]]);
-	  assignment_transfer (stmt, assigned_now);
-	}
-      location_t loc = gimple_location (stmt);
-      if (gcond *cond = dyn_cast <gcond *> (stmt))
-	{
-	  if ((schemes & SCHEME_BRANCHES) && source_location_p (loc))
-	    branch_site (cond);
-	}
-      else if (gswitch *sw = dyn_cast <gswitch *> (stmt))
-	{
-	  if ((schemes & SCHEME_BRANCHES) && source_location_p (loc))
-	    switch_site (sw);
-	}
-      else if (gcall *call = dyn_cast <gcall *> (stmt))
+      bool block_start = i == 0 || stmt_blocks[i] != stmt_blocks[i - 1];
+      for (const plugin_scheme *scheme : schemes)
+	if (scheme->track_statement)
+	  scheme->track_statement (stmt, stmt_blocks[i], block_start);
+      /* A call to a check function is a site of the checks scheme, or
+	 nothing: never another scheme's.  */
+      if (gcall *call = dyn_cast <gcall *> (stmt))
 	{
 	  tree fndecl = gimple_call_fndecl (call);
 	  if (fndecl && is_check_function (fndecl))
 	    {
-	      if ((schemes & SCHEME_CHECKS) && gimple_call_noreturn_p (call))
-		/* An unsampled visit skips the call and goes on after it,
-		   which a noreturn function does not allow.  */
-		error_at (loc, "sampler: %qD is %<noreturn%> and cannot be a "
-			  "sampled check: unsampled calls would fall through",
-			  fndecl);
-	      else if (schemes & SCHEME_CHECKS)
-		{
-		  char *text = concat (callee_text (call), " (...)", NULL);
-		  check_site (call, new_site (SCHEME_CHECKS, loc, text,
-					      "sampled", 1));
-		}
+	      if (sampler_opts.schemes & SCHEME_BIT (SAMPLER_SCHEME_CHECKS))
+		CHECKS_scheme.statement (call);
 	      continue;
 	    }
-	  /* Assignment sites first: a returns site may move the result into
-	     a temporary, stored to the variable after the call.  */
-	  assignment_sites (call, schemes);
-	  if ((schemes & SCHEME_RETURNS) && source_location_p (loc)
-	      && observable_return (call))
-	    return_site (call);
 	}
-      else if (is_gimple_assign (stmt))
-	assignment_sites (stmt, schemes);
+      /* Assignment sites first: a returns site may move a call's result
+	 into a temporary, stored to the variable after the call.  The
+	 value's operand is made whichever schemes are on: a load that no
+	 marker reads is left to GCC's dead-code elimination, which does not
+	 run at -O0.  */
+      tree x = assigned_variable (stmt);
+      location_t loc = gimple_location (stmt);
+      if (x && source_location_p (loc))
+	{
+	  after_stmt_inserter after;
+	  tree value = as_operand (x, after, loc);
+	  for (const plugin_scheme *scheme : schemes)
+	    if (scheme->assignment)
+	      scheme->assignment (stmt, x, value, after);
+	  after.commit (stmt);
+	}
+      for (const plugin_scheme *scheme : schemes)
+	if (scheme->statement && scheme != &CHECKS_scheme)
+	  scheme->statement (stmt);
     }
-  if (assigned_on_entry)
-    {
-      sbitmap_vector_free (assigned_on_entry);
-      sbitmap_free (assigned_now);
-      assigned_now = NULL;
-    }
+  for (const plugin_scheme *scheme : schemes)
+    if (scheme->end_function)
+      scheme->end_function ();
 }
 
 void

@@ -1,8 +1,23 @@
-/* sampler.so: what a site does when sampled, and the unit's data: counters,
+/* sampler.so: what a site does when sampled, and the unit's data:
    descriptor, registering constructor and site table.
-   Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).  */
+   Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).
 
-#include "sampler-plugin.h"
+   What.  build_sample_call puts, in the slow copy, the call that the
+   site's scheme asks for (its sample_call hook, plugin/schemes/), with
+   the site's counters first; emit_unit emits the unit's site
+   table (a non-allocated section, and site-table=FILE), its descriptor
+   (struct __sampler_unit) and the constructor and destructor that
+   register and unregister it.
+
+   Why: the runtime knows a unit only through its descriptor, and the
+   report tool reads the sites only from the table; a unit's signature
+   ties the counts of a report to the table of the build that made them.
+
+   How to debug: site-table=FILE writes the table as text; `objdump -s -j
+   .debug_sampler_sites' shows it in an object; `nm' shows
+   __sampler_unit, __sampler_counters and the constructor.  */
+
+#include "schemes.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -24,228 +39,13 @@
 #include "ggc.h"
 #include "gimplify.h"
 
-#include "../runtime/sampler-abi.h"
-
-static tree counters_decl;
+#include "runtime-decls.h"
 
 void
 define_variable (tree decl)
 {
   varpool_node::finalize_decl (decl);
   varpool_node::get_create (decl)->analyze ();
-}
-
-tree
-unit_counters_decl (void)
-{
-  if (counters_decl)
-    return counters_decl;
-  tree type = build_array_type_nelts (long_long_unsigned_type_node,
-				      MAX (unit_counters, 1u));
-  counters_decl = build_decl (BUILTINS_LOCATION, VAR_DECL,
-			      get_identifier ("__sampler_counters"), type);
-  TREE_STATIC (counters_decl) = 1;
-  TREE_ADDRESSABLE (counters_decl) = 1;
-  DECL_ARTIFICIAL (counters_decl) = 1;
-  DECL_IGNORED_P (counters_decl) = 1;
-  /* Referenced only from code and the descriptor, which may be finished
-     after symbol removal has looked.  */
-  DECL_PRESERVE_P (counters_decl) = 1;
-  define_variable (counters_decl);
-  return counters_decl;
-}
-
-/* A runtime function of the slow path: sets the next countdown (see
-   sampler-abi.h), takes the unit's counters first.  */
-static tree
-sample_function (const char *name, tree type_1, tree type_2 = NULL_TREE,
-		 tree type_3 = NULL_TREE)
-{
-  tree counters = build_pointer_type (long_long_unsigned_type_node);
-  tree type = build_function_type_list (void_type_node, counters, type_1,
-					type_2, type_3, NULL_TREE);
-  tree decl = build_fn_decl (name, type);
-  TREE_PUBLIC (decl) = 1;
-  DECL_EXTERNAL (decl) = 1;
-  DECL_ARTIFICIAL (decl) = 1;
-  TREE_NOTHROW (decl) = 1;
-  /* Leaf: never calls back into this unit nor longjmps.  */
-  DECL_ATTRIBUTES (decl)
-    = tree_cons (get_identifier ("leaf"), NULL_TREE, NULL_TREE);
-  return decl;
-}
-
-/* The runtime's sample functions, declared on first use.  */
-static struct
-{
-  tree count, branch, sign_signed, sign_unsigned, bounds_signed,
-    bounds_unsigned, bounds_double, float_kind, pairs_signed, pairs_unsigned;
-} sample_fns;
-
-/* The declarations live in GCC's garbage-collected memory, which collects
-   between the functions the transformation works on.  */
-#define TREE_ROOT(var) \
-  { &(var), 1, sizeof (tree), &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node }
-const struct ggc_root_tab unit_gc_roots[] = {
-  TREE_ROOT (counters_decl),
-  TREE_ROOT (sample_fns.count),
-  TREE_ROOT (sample_fns.branch),
-  TREE_ROOT (sample_fns.sign_signed),
-  TREE_ROOT (sample_fns.sign_unsigned),
-  TREE_ROOT (sample_fns.bounds_signed),
-  TREE_ROOT (sample_fns.bounds_unsigned),
-  TREE_ROOT (sample_fns.bounds_double),
-  TREE_ROOT (sample_fns.float_kind),
-  TREE_ROOT (sample_fns.pairs_signed),
-  TREE_ROOT (sample_fns.pairs_unsigned),
-  LAST_GGC_ROOT_TAB
-};
-
-static void
-declare_sample_functions (void)
-{
-  if (sample_fns.count)
-    return;
-  tree ul = long_unsigned_type_node, ll = long_long_integer_type_node,
-    ull = long_long_unsigned_type_node;
-  sample_fns.count = sample_function ("__sampler_count", ul);
-  sample_fns.branch = sample_function ("__sampler_branch", ul);
-  sample_fns.sign_signed = sample_function ("__sampler_sign_signed", ll);
-  sample_fns.sign_unsigned = sample_function ("__sampler_sign_unsigned", ull);
-  sample_fns.bounds_signed = sample_function ("__sampler_bounds_signed", ll);
-  sample_fns.bounds_unsigned = sample_function ("__sampler_bounds_unsigned",
-						ull);
-  sample_fns.bounds_double = sample_function ("__sampler_bounds_double",
-					      double_type_node);
-  sample_fns.float_kind = sample_function ("__sampler_float_kind",
-					   long_double_type_node,
-					   integer_type_node);
-  sample_fns.pairs_signed
-    = sample_function ("__sampler_pairs_signed", ul,
-		       build_pointer_type (build_qualified_type
-					   (ll, TYPE_QUAL_CONST)));
-  sample_fns.pairs_unsigned
-    = sample_function ("__sampler_pairs_unsigned", ul,
-		       build_pointer_type (build_qualified_type
-					   (ull, TYPE_QUAL_CONST)));
-}
-
-#if defined(__x86_64__)
-const char preserving_call_red_zone_skip[] = "lea -128(%%rsp), %%rsp\n\t";
-const char preserving_call_red_zone_return[] = "lea 128(%%rsp), %%rsp";
-
-/* Whether ARG is the address of (part of) a variable of the unit's own
-   with static storage, in a code model where all of the unit's data is
-   within reach of an address relative to the instruction pointer: an "i"
-   operand, printed as such an address.  */
-static bool
-static_address_p (tree arg)
-{
-  if (TREE_CODE (arg) != ADDR_EXPR
-      || (ix86_cmodel != CM_SMALL && ix86_cmodel != CM_SMALL_PIC
-	  && ix86_cmodel != CM_KERNEL))
-    return false;
-  tree base = get_base_address (TREE_OPERAND (arg, 0));
-  return (base && VAR_P (base) && TREE_STATIC (base) && !TREE_PUBLIC (base)
-	  && !DECL_EXTERNAL (base) && !DECL_THREAD_LOCAL_P (base));
-}
-#endif
-
-gimple *
-build_preserving_call (tree fn, const vec<tree> &args, tree result,
-		       tree memory)
-{
-#if defined(__x86_64__)
-  static const char *const arg_registers[] = { "rdi", "rsi", "rdx", "rcx" };
-  gcc_assert (args.length () <= ARRAY_SIZE (arg_registers));
-  /* The arguments may be in any register (or be constants): the asm saves
-     the argument registers, passes the values through the stack into them
-     and restores them, so that the only register it pins is the result's,
-     if any.
-     A fixed register per argument would keep the function's values out of
-     those registers wherever they live across a slow copy's call, and so
-     in the fast copy too, which shares them.  The call skips the red zone,
-     where a function that makes no call of its own may keep data below the
-     stack pointer (red-zone.cc drops the skip where the function keeps
-     nothing there).  It goes through the GOT, bound when the program is
-     loaded, rather than a PLT entry, whose lazy binding may change R10 and
-     R11.  */
-  unsigned n = args.length ();
-  bool direct[ARRAY_SIZE (arg_registers)];
-  for (unsigned i = 0; i < n; i++)
-    direct[i] = static_address_p (args[i]);
-  auto_vec<char> text;
-  auto add = [&text] (const char *part)
-    {
-      for (const char *c = part; *c; c++)
-	text.safe_push (*c);
-    };
-  char operand[32];
-  add (preserving_call_red_zone_skip);
-  for (unsigned i = 0; i < n; i++)
-    {
-      add ("push %%");
-      add (arg_registers[i]);
-      add ("\n\t");
-    }
-  for (unsigned i = n; i-- > 0;)
-    if (!direct[i])
-      {
-	snprintf (operand, sizeof operand, "push %%%u\n\t", i + 1);
-	add (operand);
-      }
-  for (unsigned i = 0; i < n; i++)
-    if (!direct[i])
-      {
-	add ("pop %%");
-	add (arg_registers[i]);
-	add ("\n\t");
-      }
-  /* The address of a static (the site's counters) goes straight into its
-     register, relative to the instruction pointer: no register of the
-     function holds it for the call.  */
-  for (unsigned i = 0; i < n; i++)
-    if (direct[i])
-      {
-	snprintf (operand, sizeof operand, "lea %%a%u, %%%%%s\n\t", i + 1,
-		  arg_registers[i]);
-	add (operand);
-      }
-  add ("call *");
-  add (IDENTIFIER_POINTER (DECL_NAME (fn)));
-  add ("@GOTPCREL(%%rip)\n\t");
-  for (unsigned i = n; i-- > 0;)
-    {
-      add ("pop %%");
-      add (arg_registers[i]);
-      add ("\n\t");
-    }
-  add (preserving_call_red_zone_return);
-  text.safe_push (0);
-  vec<tree, va_gc> *inputs = NULL, *outputs = NULL, *clobbers = NULL;
-  /* One output either way, so the arguments are %1 to %N.  */
-  if (result)
-    vec_safe_push (outputs, asm_operand ("=a", result));
-  else
-    vec_safe_push (outputs, asm_operand ("=m", countdown_reference ()));
-  for (unsigned i = 0; i < n; i++)
-    vec_safe_push (inputs, asm_operand (direct[i] ? "i" : "re", args[i]));
-  if (memory)
-    vec_safe_push (inputs, asm_operand ("m", memory));
-  if (!result)
-    vec_safe_push (inputs, asm_operand ("m", countdown_reference ()));
-  vec_safe_push (clobbers, build_tree_list (NULL_TREE, build_string (3, "cc")));
-  gasm *call = gimple_build_asm_vec (ggc_strdup (text.address ()), inputs,
-				     outputs, clobbers, NULL);
-  gimple_asm_set_volatile (call, true);
-  return call;
-#else
-  (void) memory;
-  gcall *call = gimple_build_call_vec (fn, args);
-  if (result)
-    gimple_call_set_lhs (call, result);
-  return call;
-#endif
 }
 
 /* &counters[FIRST], an invariant address.  */
@@ -258,8 +58,7 @@ counter_address (unsigned first)
   return build_fold_addr_expr (ref);
 }
 
-/* VALUE as TYPE: itself, or a conversion inserted before GSI.  */
-static tree
+tree
 converted (gimple_stmt_iterator *gsi, tree value, tree type, location_t loc)
 {
   if (!is_gimple_val (value))
@@ -282,15 +81,13 @@ converted (gimple_stmt_iterator *gsi, tree value, tree type, location_t loc)
   return result;
 }
 
-/* Integers and pointers go to the runtime as 64-bit values of their
-   signedness (pointers unsigned).  */
-static bool
+bool
 observed_unsigned (const site_info &site)
 {
   return site.value_kind != site_info::VALUE_SIGNED;
 }
 
-static tree
+tree
 observed_type (const site_info &site)
 {
   return observed_unsigned (site) ? long_long_unsigned_type_node
@@ -310,111 +107,20 @@ values_array (unsigned n)
 gimple *
 build_sample_call (gimple *stmt, tree values)
 {
-  declare_sample_functions ();
   const site_info &site = unit_sites[marker_site (stmt)];
   location_t loc = gimple_location (stmt);
   gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
-  tree counters = counter_address (site.first_counter);
-  auto_vec<tree> args;
-  args.safe_push (counters);
-  tree fn;
-  tree memory = NULL_TREE;
-  /* Integers only: the call can preserve every register.  */
-  bool preserving = true;
-  if (site.scheme == SCHEME_CHECKS || site.scheme == SCHEME_FUNCTION_ENTRIES)
-    {
-      /* A check or a function entry: count the visit.  */
-      fn = sample_fns.count;
-      args.safe_push (size_int (0));
-    }
+  sample_call call;
+  call.args.safe_push (counter_address (site.first_counter));
+  plugin_schemes[site.scheme]->sample_call (stmt, site, &gsi, values, call);
+  gimple *made;
+  if (call.preserving)
+    made = build_preserving_call (call.fn, call.args, NULL_TREE, call.memory);
   else
-    {
-      tree value = marker_num_values (stmt) ? marker_value (stmt, 0)
-					     : NULL_TREE;
-      switch (site.scheme)
-	{
-	case SCHEME_BRANCHES:
-	  /* The outcome of a conditional, or the number of a switch's arm (a
-	     constant).  */
-	  fn = CONSTANT_CLASS_P (value) ? sample_fns.count : sample_fns.branch;
-	  args.safe_push (converted (&gsi, value, long_unsigned_type_node,
-				     loc));
-	  break;
-	case SCHEME_RETURNS:
-	  fn = observed_unsigned (site) ? sample_fns.sign_unsigned
-					: sample_fns.sign_signed;
-	  args.safe_push (converted (&gsi, value, observed_type (site), loc));
-	  break;
-	case SCHEME_SCALAR_PAIRS:
-	  {
-	    /* The values go in an array: the assigned one, then those it is
-	       compared with.  */
-	    fn = observed_unsigned (site) ? sample_fns.pairs_unsigned
-					  : sample_fns.pairs_signed;
-	    unsigned n = marker_num_values (stmt);
-	    /* The runtime reads unsigned values as unsigned long long: the
-	       same bits.  */
-	    tree type = long_long_integer_type_node;
-	    memory = values;
-	    for (unsigned i = 0; i < n; i++)
-	      {
-		tree element = build4 (ARRAY_REF, type, memory, size_int (i),
-				       NULL_TREE, NULL_TREE);
-		gimple *store
-		  = gimple_build_assign (element,
-					 converted (&gsi,
-						    marker_value (stmt, i),
-						    type, loc));
-		gimple_set_location (store, loc);
-		gsi_insert_before (&gsi, store, GSI_SAME_STMT);
-	      }
-	    args.safe_push (build_int_cst (long_unsigned_type_node, n - 1));
-	    args.safe_push (build_fold_addr_expr (memory));
-	  }
-	  break;
-	case SCHEME_FLOAT_KINDS:
-	  {
-	    /* What is subnormal depends on the value's own type.  */
-	    tree source = TYPE_MAIN_VARIANT (TREE_TYPE (value));
-	    int source_type = source == float_type_node
-			      ? SAMPLER_FLOAT_TYPE_FLOAT
-			      : source == double_type_node
-			      ? SAMPLER_FLOAT_TYPE_DOUBLE
-			      : SAMPLER_FLOAT_TYPE_LONG_DOUBLE;
-	    fn = sample_fns.float_kind;
-	    args.safe_push (converted (&gsi, value, long_double_type_node,
-				       loc));
-	    args.safe_push (build_int_cst (integer_type_node, source_type));
-	    preserving = false;
-	  }
-	  break;
-	case SCHEME_BOUNDS:
-	  if (site.value_kind == site_info::VALUE_FLOAT)
-	    {
-	      fn = sample_fns.bounds_double;
-	      args.safe_push (converted (&gsi, value, double_type_node, loc));
-	    }
-	  else
-	    {
-	      fn = observed_unsigned (site) ? sample_fns.bounds_unsigned
-					    : sample_fns.bounds_signed;
-	      args.safe_push (converted (&gsi, value, observed_type (site),
-					 loc));
-	    }
-	  preserving = false;
-	  break;
-	default:
-	  gcc_unreachable ();
-	}
-    }
-  gimple *call;
-  if (preserving)
-    call = build_preserving_call (fn, args, NULL_TREE, memory);
-  else
-    call = gimple_build_call_vec (fn, args);
-  gimple_set_location (call, loc);
-  gsi_insert_before (&gsi, call, GSI_SAME_STMT);
-  return call;
+    made = gimple_build_call_vec (call.fn, call.args);
+  gimple_set_location (made, loc);
+  gsi_insert_before (&gsi, made, GSI_SAME_STMT);
+  return made;
 }
 
 /* ---------------------------------------------------------------------
@@ -626,12 +332,7 @@ string_pointer (const char *text)
 static tree
 registry_function (const char *name, tree type)
 {
-  tree decl = build_fn_decl (name, type);
-  TREE_PUBLIC (decl) = 1;
-  DECL_EXTERNAL (decl) = 1;
-  DECL_ARTIFICIAL (decl) = 1;
-  TREE_NOTHROW (decl) = 1;
-  return decl;
+  return runtime_function_decl (name, type, false);
 }
 
 /* struct __sampler_unit, field by field as in sampler-abi.h.  */

@@ -86,7 +86,7 @@ static bool
 check_call_p (gimple *stmt)
 {
   tree fndecl = is_gimple_call (stmt) ? gimple_call_fndecl (stmt) : NULL;
-  return fndecl && (sampler_opts.schemes & SCHEME_CHECKS)
+  return fndecl && (sampler_opts.schemes & SCHEME_BIT (SAMPLER_SCHEME_CHECKS))
 	 && is_check_function (fndecl);
 }
 

@@ -1,16 +1,17 @@
-/* Geometric countdowns (seed 000): each thread draws from its own seeded
-   generator into a bank, and instrumented code takes one countdown per
-   sample.  The process is configured once, on first use; this file also
-   holds the process-wide state that fork must carry over: thread numbering,
-   the sparsity in effect, and the fork handlers of the whole runtime.
+/* Geometric countdowns (Liblit et al., PLDI 2003): each thread draws from
+   its own seeded generator into a bank of countdowns, and instrumented
+   code takes one countdown per sample.  This file holds the thread's
+   countdown, the generator and the draws, the banks, the sparsity in
+   effect, and the start of a thread's sampling.  Thread numbers are in
+   threads.c, the process's configuration and fork handling in process.c.
 
-   Thread numbers make seeded runs repeatable.  The main thread is number 0.
-   Threads that instrumented code creates (pthread_create, redirected by the
-   plugin to __sampler_pthread_create) are numbered 1, 2, ... in creation
-   order, which the program decides; threads created elsewhere (by
-   uninstrumented libraries) are numbered from SAMPLER_LAZY_ORDER_BASE in the order
-   they first sample, which the scheduler decides, so that they cannot
-   shift the numbers of the others.  */
+   Why banks: a sampled visit takes the next countdown with a load and an
+   increment (sampler_countdown_next_preserving, inline in the sample
+   functions); the floating point of the draws runs once per bank, through
+   sampler_call_saving_vectors where the caller saves no registers.
+
+   How to debug: SAMPLER_SEED makes a run repeatable, thread by thread;
+   test-countdown checks the draws' distribution with fixed seeds.  */
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -18,7 +19,6 @@
 #include <stdint.h>
 #include <limits.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "sampler.h"
 #include "sampler-abi.h"
@@ -26,8 +26,6 @@
 
 SAMPLER_EXPORT __thread long __sampler_countdown
     __attribute__((tls_model("initial-exec"))) = 0;
-SAMPLER_EXPORT int __sampler_off;
-
 
 /* The sparsity in effect, and how many times sampler_set_sparsity changed
    it: a stream drawn at another generation is redrawn.  */
@@ -36,8 +34,8 @@ atomic_uint sampler_sparsity_generation;
 
 /* The generator's state (see random64), never all zero.  A structure of
    its own, so that stream_refill keeps a copy in registers for a whole
-   bank: in the stream, GCC loaded and stored it at every draw, as the rare
-   ways out of a draw call exp and log.  */
+   bank: kept in the stream, it would be loaded and stored at every draw,
+   as the rare ways out of a draw call exp and log.  */
 struct xoshiro {
     uint64_t s0, s1, s2, s3;
 };
@@ -51,9 +49,7 @@ struct sampler_stream {
 
 /* The generator: xoshiro256** (Blackman and Vigna, "Scrambled linear
    pseudorandom number generators", 2021), 64 good bits in about ten
-   instructions; GSL's mt19937 took about twenty through two calls for 32,
-   more than the rest of a draw.  Seeded by splitmix64, as its authors
-   advise.  */
+   instructions.  Seeded by splitmix64, as its authors advise.  */
 static inline uint64_t rotate_left(uint64_t x, int k)
 {
     return (x << k) | (x >> (64 - k));
@@ -95,12 +91,10 @@ static void random_seed(struct sampler_stream *stream, uint64_t seed)
    equal area under exp(-x); a draw picks a layer with 8 random bits and a
    point in it with 56 more, and is done when the point lies in the
    layer's rectangle, as it does 98.9% of the time, with one multiplication.
-   Only the thin wedges and the tail take exp or log.  Here the layer and
-   the point come from separate bits of one 64-bit number (the original
-   takes both from one 32-bit word).  Inversion took a log per countdown,
-   and every sampled visit takes a countdown: at sparsity 1000, bzip2 with
-   branches, returns and scalar-pairs spent 12M instructions of 142M
-   drawing.  */
+   Only the thin wedges and the tail take exp or log, where inversion
+   would take a log for every countdown.  Here the layer and the point
+   come from separate bits of one 64-bit number (the original takes both
+   from one 32-bit word).  */
 #define ZIGGURAT_LAYERS 256
 #define ZIGGURAT_R 7.69711747013104972      /* where the tail starts */
 #define ZIGGURAT_AREA 3.949659822581572e-3  /* of each layer */
@@ -177,8 +171,7 @@ static long draw_geometric(struct xoshiro *random, double visits_per_unit)
 static void stream_refill(struct sampler_stream *stream)
 {
     /* At sparsity 1 every countdown is 1 and the generator is not used: a
-       plain fill the compiler vectorises (drawing them cost bzip2 9% more
-       instructions at sparsity 1).  */
+       plain fill the compiler vectorises.  */
     if (stream->sparsity == 1)
         for (unsigned i = 0; i < SAMPLER_BANK_SIZE; i++)
             stream->bank.countdowns[i] = 1;
@@ -261,16 +254,6 @@ void sampler_stream_free(struct sampler_stream *stream)
     free(stream);
 }
 
-/* Process state, written once by configure_process (and by the fork child
-   handler, when the child has a single thread).  */
-static struct sampler_config process_config;
-static pthread_once_t process_once = PTHREAD_ONCE_INIT;
-static atomic_bool process_ready;
-static atomic_long process_pid;
-/* Numbers of the next thread created by instrumented code, and of the
-   next one that starts sampling without (see the top of the file).  */
-static atomic_ulong threads_created = 1;
-static atomic_ulong threads_lazy;
 /* Its destructor frees a thread's stream when the thread exits.  */
 static pthread_key_t stream_key;
 static bool stream_key_ready;
@@ -279,11 +262,6 @@ static bool stream_key_ready;
    bank, and only 8 bytes of static TLS.  */
 __thread struct sampler_stream *sampler_thread_stream
     __attribute__((tls_model("initial-exec")));
-/* The number __sampler_pthread_create gave the thread, plus one; 0: none.  */
-static __thread unsigned long created_order
-    __attribute__((tls_model("initial-exec")));
-/* The number the parent reserved for the child of the fork in progress.  */
-static __thread unsigned long fork_order;
 
 static void release_thread_stream(void *stream)
 {
@@ -291,89 +269,23 @@ static void release_thread_stream(void *stream)
     sampler_stream_free(stream);
 }
 
-/* The whole runtime's fork handlers, in one place so that their order is
-   plain: the locks of registration, dispositions and reports are held
-   across fork, so that the child finds them consistent.  */
-static void fork_prepare(void)
+void sampler_countdown_configure(const struct sampler_config *config)
 {
-    fork_order = atomic_fetch_add_explicit(&threads_created, 1,
-                                           memory_order_relaxed);
-    sampler_units_lock();
-    sampler_signals_fork_prepare();
-    sampler_report_fork_prepare();
-}
-
-static void fork_parent(void)
-{
-    sampler_report_fork_parent();
-    sampler_signals_fork_parent();
-    sampler_units_unlock();
-}
-
-/* Without a new stream, parent and child would sample the same visits from
-   now on.  The child also gets a base seed of its own, so that none of its
-   later threads repeats a stream of the parent's.  The new base depends only
-   on the seed and on the order of thread creations and forks, so seeded
-   runs stay repeatable.  The child counts from zero: its parent reports
-   what was counted before the fork.  */
-static void fork_child(void)
-{
-    long parent = sampler_process_pid();
-
-    atomic_store_explicit(&process_pid, (long)getpid(), memory_order_relaxed);
-    process_config.seed = sampler_mix64(process_config.seed
-                                        ^ sampler_mix64(fork_order));
-    atomic_store_explicit(&threads_created, 1, memory_order_relaxed);
-    atomic_store_explicit(&threads_lazy, 0, memory_order_relaxed);
-    if (sampler_thread_stream != NULL)
-        stream_reseed(sampler_thread_stream, process_config.seed, 0);
-    sampler_report_fork_child(parent);
-    sampler_signals_fork_child();
-    sampler_units_unlock();
-    sampler_units_zero();
-    sampler_interval_start(&process_config);
-}
-
-static void configure_process(void)
-{
-    int saved_errno = errno;   /* see start_thread */
-
-    sampler_config_from_environment(&process_config);
-    atomic_store_explicit(&current_sparsity, process_config.sparsity,
+    atomic_store_explicit(&current_sparsity, config->sparsity,
                           memory_order_relaxed);
-    atomic_store_explicit(&process_pid, (long)getpid(), memory_order_relaxed);
-    __sampler_off = process_config.sparsity == 0;
-    if (process_config.sparsity != 0) {
+    if (config->sparsity != 0)
         stream_key_ready = pthread_key_create(&stream_key, release_thread_stream) == 0;
-        (void)pthread_atfork(fork_prepare, fork_parent, fork_child);
-        sampler_report_arm();
-        sampler_signals_arm();
-        sampler_interval_start(&process_config);
-    }
-    atomic_store_explicit(&process_ready, true, memory_order_release);
-    errno = saved_errno;
 }
 
-const struct sampler_config *sampler_config_get(void)
+void sampler_countdown_fork_child(uint64_t seed)
 {
-    pthread_once(&process_once, configure_process);
-    return &process_config;
-}
-
-const struct sampler_config *sampler_config_if_ready(void)
-{
-    return atomic_load_explicit(&process_ready, memory_order_acquire)
-           ? &process_config : NULL;
+    if (sampler_thread_stream != NULL)
+        stream_reseed(sampler_thread_stream, seed, 0);
 }
 
 long sampler_current_sparsity(void)
 {
     return atomic_load_explicit(&current_sparsity, memory_order_relaxed);
-}
-
-long sampler_process_pid(void)
-{
-    return atomic_load_explicit(&process_pid, memory_order_relaxed);
 }
 
 static long start_thread(void)
@@ -386,14 +298,7 @@ static long start_thread(void)
         /* Instrumented code may sample between a call and its errno check;
            malloc and pthread calls must not change what it sees.  */
         int saved_errno = errno;
-        unsigned long order;
-        if (created_order != 0)
-            order = created_order - 1;
-        else if (gettid() == getpid())
-            order = 0;   /* the main thread */
-        else
-            order = SAMPLER_LAZY_ORDER_BASE
-                    + atomic_fetch_add_explicit(&threads_lazy, 1, memory_order_relaxed);
+        unsigned long order = sampler_thread_order();
         /* The generation first: a sparsity read after it is at least as
            new.  */
         unsigned generation = atomic_load_explicit(&sampler_sparsity_generation,
@@ -481,47 +386,6 @@ SAMPLER_EXPORT int sampler_set_sparsity(long sparsity)
     if (sampler_thread_stream != NULL)
         SAMPLER_COUNTDOWN = thread_stream_next(sampler_thread_stream);
     return 0;
-}
-
-/* ---- Threads created by instrumented code ------------------------------- */
-
-struct thread_launch {
-    void *(*start)(void *);
-    void *arg;
-    unsigned long order;
-};
-
-static void *launch_thread(void *data)
-{
-    struct thread_launch launch = *(struct thread_launch *)data;
-    void *result;
-
-    free(data);
-    created_order = launch.order + 1;
-    void *altstack = sampler_signals_thread_begin();
-    pthread_cleanup_push(sampler_signals_thread_end, altstack);
-    result = launch.start(launch.arg);
-    pthread_cleanup_pop(1);
-    return result;
-}
-
-SAMPLER_EXPORT int __sampler_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
-                                            void *(*start)(void *), void *arg)
-{
-    if (sampler_config_get()->sparsity == 0)
-        return pthread_create(thread, attr, start, arg);
-    int saved_errno = errno;
-    struct thread_launch *launch = malloc(sizeof *launch);
-    errno = saved_errno;
-    if (launch == NULL)
-        return pthread_create(thread, attr, start, arg);
-    launch->start = start;
-    launch->arg = arg;
-    launch->order = atomic_fetch_add_explicit(&threads_created, 1, memory_order_relaxed);
-    int result = pthread_create(thread, attr, launch_thread, launch);
-    if (result != 0)
-        free(launch);
-    return result;
 }
 
 /* Starts the main thread before main, so that its instrumented code samples

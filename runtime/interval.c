@@ -1,8 +1,9 @@
 /* Interim reports every SAMPLER_INTERVAL seconds, for processes that run
-   for long or never exit (seed 002's online reporting): a thread of the
-   runtime sleeps and writes them.  It blocks every signal, so that the
-   program's signals go to the program's threads, and stops once the final
-   report is written (report.c writes no interim report after it).  */
+   for long or never exit (online reporting, as in the OSP thesis: Oren,
+   Online Subpath Profiling, M.Sc. thesis, 2002): a thread of the runtime
+   sleeps and writes them.  It blocks every signal, so that the program's
+   signals go to the program's threads, and stops once the final report is
+   written (report.c writes no interim report after it).  */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>

@@ -1,186 +1,27 @@
-/* Sampled visits: what the slow copy of instrumented code calls when its
-   countdown runs out at a site.  Each function observes the site, bumping
-   its counters with relaxed atomic adds (any thread may sample the same
-   site), and sets the thread's next countdown itself, so that the call
-   site only decrements, tests and, rarely, calls.  Keeping the
-   observation and the countdown's update out of line keeps the slow copy
-   small: bzip2's slow copies stored each call's result and loaded a
-   group's countdown before its call, 9% of its text.
-
-   The integer ones are SAMPLER_PRESERVING (see sampler-internal.h): on
-   x86-64 the plugin calls them from asm statements that clobber nothing
-   but the countdown.  */
-#include <stdatomic.h>
-
+/* Sampled visits: what every scheme's sample function shares (sample.h),
+   and the entry points that belong to no one scheme: __sampler_count,
+   which counts a visit in one counter (checks, function entries, a
+   switch's arm), and __sampler_skip.  Each scheme's own sample functions
+   are in runtime/schemes/<scheme>.c.  Keeping the observation and the
+   countdown's update out of line keeps the slow copy small.  */
 #if defined(__x86_64__)
 #include <cpuid.h>
 #endif
 
-#include "sampler-abi.h"
-#include "sampler-internal.h"
+#include "sample.h"
 
-/* A macro, not a function: the preserving functions are compiled for
-   other target options, and GCC does not inline across those.  */
-#define bump(counters, index)                                                \
-    atomic_fetch_add_explicit((_Atomic unsigned long long *)&(counters)[index], \
-                              1, memory_order_relaxed)
-
-/* 0, 1, 2 for <, ==, >.  */
-#define THREE_WAY(a, b) ((unsigned long)(((a) > (b)) - ((a) < (b)) + 1))
-
-/* Instrumented code counts a thread's visits off its countdown from the
-   start, so in a thread that has not started sampling yet they count off
-   the initial 0 and the first of them calls here: the countdown C it was
-   left with is then relative to 0, and the thread's first countdown is
-   drawn now and added, which gives the countdown as it would have been.
-   The thread starts at its first visit, as it would with a test at every
-   entry into the slow path, without the test.  */
-static inline __attribute__((always_inline)) SAMPLER_PRESERVING long
-started_preserving(long c)
-{
-    if (__builtin_expect(sampler_thread_stream == NULL, 0))
-        c += __sampler_thread_start_preserving();
-    return c;
-}
-
-static inline long started(long c)
-{
-    if (__builtin_expect(sampler_thread_stream == NULL, 0))
-        c += __sampler_thread_start();
-    return c;
-}
-
-/* started_preserving out of line, for the single sites: inline, its call
-   made each of them save twelve registers at every sampled visit.  */
-static SAMPLER_PRESERVING __attribute__((noinline)) long
-started_out_of_line_preserving(long c)
+SAMPLER_PRESERVING __attribute__((noinline)) long
+sampler_started_out_of_line_preserving(long c)
 {
     return started_preserving(c);
 }
 
-/* For the single sites, which instrumented code calls at a countdown of
-   0: in a thread that had not started, the countdown left after the
-   visit, when that is not the sampled one.  */
-#define UNLESS_FIRST_VISIT_OF_THREAD(start)                                  \
-    do {                                                                     \
-        if (__builtin_expect(sampler_thread_stream == NULL, 0)) {            \
-            long left = start(SAMPLER_COUNTDOWN);                            \
-            if (left > 0) {                                                  \
-                SAMPLER_COUNTDOWN = left;                                    \
-                return;                                                      \
-            }                                                                \
-        }                                                                    \
-    } while (0)
-
 SAMPLER_EXPORT SAMPLER_PRESERVING void __sampler_count(unsigned long long *counters,
                                                        unsigned long index)
 {
-    UNLESS_FIRST_VISIT_OF_THREAD(started_out_of_line_preserving);
+    UNLESS_FIRST_VISIT_OF_THREAD(sampler_started_out_of_line_preserving);
     bump(counters, index);
     SAMPLER_COUNTDOWN = sampler_countdown_next_preserving();
-}
-
-/* A branch's outcome is a truth value, but one computed from uninitialized
-   operands may arrive as any bits: whatever they are, one of the two
-   counters.  */
-SAMPLER_EXPORT SAMPLER_PRESERVING void __sampler_branch(unsigned long long *counters,
-                                                        unsigned long outcome)
-{
-    UNLESS_FIRST_VISIT_OF_THREAD(started_out_of_line_preserving);
-    bump(counters, outcome != 0);
-    SAMPLER_COUNTDOWN = sampler_countdown_next_preserving();
-}
-
-SAMPLER_EXPORT SAMPLER_PRESERVING void
-__sampler_sign_signed(unsigned long long *counters, long long value)
-{
-    UNLESS_FIRST_VISIT_OF_THREAD(started_out_of_line_preserving);
-    bump(counters, THREE_WAY(value, 0));
-    SAMPLER_COUNTDOWN = sampler_countdown_next_preserving();
-}
-
-SAMPLER_EXPORT SAMPLER_PRESERVING void
-__sampler_sign_unsigned(unsigned long long *counters, unsigned long long value)
-{
-    UNLESS_FIRST_VISIT_OF_THREAD(started_out_of_line_preserving);
-    bump(counters, value != 0 ? 2 : 1);
-    SAMPLER_COUNTDOWN = sampler_countdown_next_preserving();
-}
-
-/* The visits of a group of k, from 0, that the countdown c (<= 0, left
-   after all k) samples: visit k + c - 1 first, then each one the next
-   countdown reaches (SAMPLE_PAIR: one visit, then on to the next sampled
-   one).  Returns the countdown that follows the group.  The common case,
-   one sampled visit in a started thread, is kept apart from the loop: a
-   preserving function saves every register it touches, and the loop
-   touched thirteen (bzip2 at sparsity 1000: 67 instructions a group,
-   53 without).  */
-#define SAMPLE_PAIR(type, counters, i, values)                               \
-    do {                                                                     \
-        bump(counters, 3 * (i) + THREE_WAY((type)(values)[0],                \
-                                           (type)(values)[(i) + 1]));        \
-        (i) += (unsigned long)sampler_countdown_next_preserving();           \
-    } while (0)
-
-#define SAMPLE_PAIRS_REST(type, counters, i, k, values)                      \
-    do {                                                                     \
-        (i) = (unsigned long)started_preserving((long)(i));                  \
-        while ((i) < (k))                                                    \
-            SAMPLE_PAIR(type, counters, i, values);                          \
-        return (long)((i) - (k) + 1);                                        \
-    } while (0)
-
-#define SAMPLE_PAIRS(type, rest, counters, c, k, values)                     \
-    do {                                                                     \
-        unsigned long i = (unsigned long)((long)(k) + (c) - 1);              \
-        if (__builtin_expect(sampler_thread_stream != NULL && i < (k), 1)) { \
-            SAMPLE_PAIR(type, counters, i, values);                          \
-            if (__builtin_expect(i >= (k), 1))                               \
-                return (long)(i - (k) + 1);                                  \
-        }                                                                    \
-        return rest(counters, i, k, values);                                 \
-    } while (0)
-
-static SAMPLER_PRESERVING __attribute__((noinline)) long
-pairs_signed_rest(unsigned long long *counters, unsigned long i,
-                  unsigned long k, const long long *values)
-{
-    SAMPLE_PAIRS_REST(long long, counters, i, k, values);
-}
-
-static SAMPLER_PRESERVING __attribute__((noinline)) long
-pairs_unsigned_rest(unsigned long long *counters, unsigned long i,
-                    unsigned long k, const unsigned long long *values)
-{
-    SAMPLE_PAIRS_REST(unsigned long long, counters, i, k, values);
-}
-
-static inline __attribute__((always_inline)) SAMPLER_PRESERVING long
-pairs_signed(unsigned long long *counters, long c, unsigned long k,
-             const long long *values)
-{
-    SAMPLE_PAIRS(long long, pairs_signed_rest, counters, c, k, values);
-}
-
-static inline __attribute__((always_inline)) SAMPLER_PRESERVING long
-pairs_unsigned(unsigned long long *counters, long c, unsigned long k,
-               const unsigned long long *values)
-{
-    SAMPLE_PAIRS(unsigned long long, pairs_unsigned_rest, counters, c, k, values);
-}
-
-SAMPLER_EXPORT SAMPLER_PRESERVING void
-__sampler_pairs_signed(unsigned long long *counters, unsigned long k,
-                       const long long *values)
-{
-    SAMPLER_COUNTDOWN = pairs_signed(counters, SAMPLER_COUNTDOWN, k, values);
-}
-
-SAMPLER_EXPORT SAMPLER_PRESERVING void
-__sampler_pairs_unsigned(unsigned long long *counters, unsigned long k,
-                         const unsigned long long *values)
-{
-    SAMPLER_COUNTDOWN = pairs_unsigned(counters, SAMPLER_COUNTDOWN, k, values);
 }
 
 SAMPLER_EXPORT SAMPLER_PRESERVING void __sampler_skip(void)
@@ -189,39 +30,6 @@ SAMPLER_EXPORT SAMPLER_PRESERVING void __sampler_skip(void)
     while (c <= 0)
         c += sampler_countdown_next_preserving();
     SAMPLER_COUNTDOWN = c;
-}
-
-/* These take floating-point values, or run code that may use the vector
-   registers: ordinary calls.  */
-SAMPLER_EXPORT void __sampler_bounds_signed(unsigned long long *slots,
-                                            long long value)
-{
-    UNLESS_FIRST_VISIT_OF_THREAD(started);
-    __sampler_observe_signed(slots, value);
-    SAMPLER_COUNTDOWN = sampler_countdown_next();
-}
-
-SAMPLER_EXPORT void __sampler_bounds_unsigned(unsigned long long *slots,
-                                              unsigned long long value)
-{
-    UNLESS_FIRST_VISIT_OF_THREAD(started);
-    __sampler_observe_unsigned(slots, value);
-    SAMPLER_COUNTDOWN = sampler_countdown_next();
-}
-
-SAMPLER_EXPORT void __sampler_bounds_double(unsigned long long *slots, double value)
-{
-    UNLESS_FIRST_VISIT_OF_THREAD(started);
-    __sampler_observe_double(slots, value);
-    SAMPLER_COUNTDOWN = sampler_countdown_next();
-}
-
-SAMPLER_EXPORT void __sampler_float_kind(unsigned long long *counters,
-                                         long double value, int source_type)
-{
-    UNLESS_FIRST_VISIT_OF_THREAD(started);
-    __sampler_observe_float_kind(counters, value, source_type);
-    SAMPLER_COUNTDOWN = sampler_countdown_next();
 }
 
 #if defined(__x86_64__)

@@ -1,18 +1,28 @@
 /* The contract between code instrumented by sampler.so and libsampler.
-   The plugin emits references to exactly these symbols; keep the two in step.
+   The plugin emits references to __sampler_countdown, __sampler_off,
+   __sampler_thread_start_preserving, __sampler_skip, the sample functions
+   (__sampler_count to __sampler_pairs_unsigned), __sampler_register_unit
+   and __sampler_unregister_unit, the wrappers of
+   SAMPLER_REDIRECTED_FUNCTIONS, and the site table's section (the
+   plugin's runtime-decls.cc declares them); keep the two in step.  The
+   other functions declared here are entry points of the runtime for tests
+   and hand-written instrumentation, which the plugin does not emit:
+   __sampler_thread_start, __sampler_next_countdown and the
+   __sampler_observe_* functions the sample functions use.
 
    Countdown convention: a countdown c >= 1 says that the c-th site visit from
    now is the next one sampled.  Every site visit decrements c; the visit that
-   brings it to 0 is sampled and c is reloaded with __sampler_next_countdown().
-   A thread whose countdown is still 0 (the TLS initial value) has not been
-   started: instrumented code calls __sampler_thread_start() on its way into
-   the slow copy when it sees 0, or counts the visits of code that is not
-   cloned off 0, and the first sampling function it calls starts the
-   thread and adds its first countdown to what was left.  When sampling is
-   off (__sampler_off), a thread's countdown stays 0, so that every
-   instrumented function's entry check goes to its unsampled clone; a
-   function without one sets it to SAMPLER_COUNTDOWN_OFF, so that its
-   checks take the fast path, and back to 0 where it returns.  */
+   brings it to 0 is sampled, and the sample function that observes it
+   reloads c with the next countdown.  A thread whose countdown is still 0
+   (the TLS initial value) has not been started: instrumented code calls
+   __sampler_thread_start_preserving() on its way into the slow copy when
+   it sees 0, or counts the visits of code that is not cloned off 0, and
+   the first sampling function it calls starts the thread and adds its
+   first countdown to what was left.  When sampling is off (__sampler_off),
+   a thread's countdown stays 0, so that every instrumented function's
+   entry check goes to its unsampled clone; a function without one sets it
+   to SAMPLER_COUNTDOWN_OFF, so that its checks take the fast path, and
+   back to 0 where it returns.  */
 #ifndef SAMPLER_ABI_H
 #define SAMPLER_ABI_H
 
@@ -43,10 +53,13 @@ extern __thread long __sampler_countdown __attribute__((tls_model("initial-exec"
 extern int __sampler_off;
 
 /* Starts the calling thread's random stream (and the process's configuration
-   on first use); returns its first countdown.  */
+   on first use); returns its first countdown.  Not emitted by the plugin,
+   which calls __sampler_thread_start_preserving.  */
 long __sampler_thread_start(void);
 
-/* The calling thread's next countdown, from its pre-drawn bank.  */
+/* The calling thread's next countdown, from its pre-drawn bank.  Not
+   emitted by the plugin: the sample functions take the next countdown
+   themselves.  */
 long __sampler_next_countdown(void);
 
 /* ---- Sampled visits -------------------------------------------------------
@@ -121,8 +134,9 @@ struct __sampler_unit {
 void __sampler_register_unit(struct __sampler_unit *unit);
 void __sampler_unregister_unit(struct __sampler_unit *unit);
 
-/* Counters are bumped on the slow path with relaxed atomic adds, inline.
-   Observations that are not plain counts go through these (slow path only):
+/* The sample functions bump counters with relaxed atomic adds.
+   Observations that are not plain counts go through these, which the
+   sample functions call (the plugin does not emit them):
 
    bounds: slots[0] = number of observations, slots[1] = minimum,
    slots[2] = maximum; signed values are stored as their two's-complement
@@ -166,17 +180,23 @@ void __sampler_observe_float_kind(unsigned long long *counters, long double valu
      ...
      end
 
-   Sites are numbered 0 .. n_sites-1 in table order.  Schemes and their
-   counters:
-     checks            1: sampled            (calls that ran)
-     branches          2: false,true         (switch: one per arm, named by case)
-     returns           3: <0,==0,>0
-     scalar-pairs      3: <,==,>             (predicate "x ? y", one site per pair)
-     float-kinds       9: nan,-inf,-normal,-subnormal,-0,+0,+subnormal,+normal,+inf
-     function-entries  1: entered
-     bounds            3: count,min,max      (predicate names the variable and its
-                                              kind: signed, unsigned or double)  */
+   Sites are numbered 0 .. n_sites-1 in table order.  The schemes, their
+   names and their counters are those of the registry, schemes.def.  */
 #define SAMPLER_SITE_SECTION ".debug_sampler_sites"
+
+/* The schemes and how their observations merge, from the registry.  */
+enum sampler_scheme_id {
+#define SAMPLER_SCHEME(ID, NAME, N_COUNTERS, COUNTERS, MERGE, TEXT) \
+    SAMPLER_SCHEME_##ID,
+#include "schemes.def"
+    SAMPLER_N_SCHEMES
+};
+
+enum sampler_merge_kind {
+#define SAMPLER_MERGE(ID, TEXT) SAMPLER_MERGE_##ID,
+#include "schemes.def"
+    SAMPLER_N_MERGE_KINDS
+};
 
 /* ---- Calls the plugin redirects to the runtime ------------------------------
 

@@ -82,7 +82,7 @@ uint64_t sampler_fresh_seed(void);
 /* A bijective 64-bit mixer (splitmix64's finaliser).  */
 uint64_t sampler_mix64(uint64_t value);
 
-/* Thread numbers (see countdown.c): the main thread is 0, threads created
+/* Thread numbers (see threads.c): the main thread is 0, threads created
    by instrumented code 1, 2, ... in creation order, and the others from
    this number on, in the order they start sampling.  */
 #define SAMPLER_LAZY_ORDER_BASE (1UL << 31)
@@ -108,6 +108,28 @@ long sampler_current_sparsity(void);
    made without fork() (vfork, clone) and shares its parent's memory or
    counts: it writes no report.  */
 long sampler_process_pid(void);
+
+/* ---- The parts of the process's configuration and fork handling
+   (process.c) that other files own ---------------------------------------- */
+
+/* countdown.c: sets the sparsity in effect to the configured one and, when
+   sampling is on, arranges for each thread's stream to be freed when the
+   thread exits.  Called once, by the process configuration.  */
+void sampler_countdown_configure(const struct sampler_config *config);
+
+/* countdown.c: in the child after fork, restarts the calling thread's
+   stream, if it has one, from the child's new base seed.  */
+void sampler_countdown_fork_child(uint64_t seed);
+
+/* threads.c: the number of the calling thread, which has no stream yet
+   (see SAMPLER_LAZY_ORDER_BASE); a thread that instrumented code did not
+   create takes the next lazy number.  */
+unsigned long sampler_thread_order(void);
+
+/* threads.c: before fork, reserves the next creation number for the
+   child; in the child, restarts the numbering and returns that number.  */
+void sampler_threads_fork_prepare(void);
+unsigned long sampler_threads_fork_child(void);
 
 /* A stream of geometric countdowns with mean sparsity (>= 1): a generator
    and its bank of pre-drawn values.  Streams are not thread-safe; each
@@ -159,8 +181,8 @@ extern atomic_uint sampler_sparsity_generation;
 SAMPLER_PRESERVING long sampler_countdown_refill_preserving(void);
 
 /* sampler_countdown_next for SAMPLER_PRESERVING code: inline, as every
-   sampled visit takes one (as a call it cost bzip2 13% more instructions
-   at sparsity 1, where scalar-pairs samples many visits per assignment).  */
+   sampled visit takes one (at sparsity 1 scalar-pairs samples many visits
+   per assignment).  */
 static inline __attribute__((always_inline)) SAMPLER_PRESERVING long
 sampler_countdown_next_preserving(void)
 {

@@ -5,10 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schemes.h"
 #include "util.h"
 
-/* The runtime writes this count for a bounds site whose first observation
-   was under way when the report was written: it means 0.  */
+/* The runtime writes this count for a MIN_MAX site (bounds) whose first
+   observation was under way when the report was written: it means 0.  */
 #define BOUND_COUNT_IN_PROGRESS UINT64_MAX
 
 void unit_totals_init(struct unit_totals *totals, const struct unit_table *table)
@@ -77,22 +78,32 @@ static bool bound_better(enum bound_kind kind, uint64_t candidate, uint64_t curr
     return lowest ? bound_below(kind, candidate, current) : bound_below(kind, current, candidate);
 }
 
-static void add_bounds(const struct site *site, unsigned long long *total,
-                       const unsigned long long *values)
+/* Merge kind MIN_MAX: counts added, the least minimum and the greatest
+   maximum, by the site's value kind.  */
+static void merge_min_max(const struct site *site, unsigned long long *total,
+                          const unsigned long long *values)
 {
-    unsigned long long count = values[BOUND_SLOT_COUNT];
+    unsigned long long count = values[MIN_MAX_SLOT_COUNT];
     if (count == BOUND_COUNT_IN_PROGRESS || count == 0)
         return;
-    if (total[BOUND_SLOT_COUNT] == 0) {
-        total[BOUND_SLOT_MIN] = values[BOUND_SLOT_MIN];
-        total[BOUND_SLOT_MAX] = values[BOUND_SLOT_MAX];
+    if (total[MIN_MAX_SLOT_COUNT] == 0) {
+        total[MIN_MAX_SLOT_MIN] = values[MIN_MAX_SLOT_MIN];
+        total[MIN_MAX_SLOT_MAX] = values[MIN_MAX_SLOT_MAX];
     } else {
-        if (bound_better(site->bound_kind, values[BOUND_SLOT_MIN], total[BOUND_SLOT_MIN], true))
-            total[BOUND_SLOT_MIN] = values[BOUND_SLOT_MIN];
-        if (bound_better(site->bound_kind, values[BOUND_SLOT_MAX], total[BOUND_SLOT_MAX], false))
-            total[BOUND_SLOT_MAX] = values[BOUND_SLOT_MAX];
+        if (bound_better(site->bound_kind, values[MIN_MAX_SLOT_MIN], total[MIN_MAX_SLOT_MIN], true))
+            total[MIN_MAX_SLOT_MIN] = values[MIN_MAX_SLOT_MIN];
+        if (bound_better(site->bound_kind, values[MIN_MAX_SLOT_MAX], total[MIN_MAX_SLOT_MAX], false))
+            total[MIN_MAX_SLOT_MAX] = values[MIN_MAX_SLOT_MAX];
     }
-    total[BOUND_SLOT_COUNT] = saturating_add(total[BOUND_SLOT_COUNT], count);
+    total[MIN_MAX_SLOT_COUNT] = saturating_add(total[MIN_MAX_SLOT_COUNT], count);
+}
+
+/* Merge kind ADD.  */
+static void merge_add(const struct site *site, unsigned long long *total,
+                      const unsigned long long *values)
+{
+    for (unsigned c = 0; c < site->n_counters; c++)
+        total[c] = saturating_add(total[c], values[c]);
 }
 
 void unit_totals_add(struct unit_totals *totals, const struct unit_counts *occurrence)
@@ -102,12 +113,19 @@ void unit_totals_add(struct unit_totals *totals, const struct unit_counts *occur
         const struct site *site = &totals->table->sites[counts->site];
         unsigned long long *total = totals->values + site->first_counter;
         totals->observed[counts->site] = true;
-        if (site->scheme == SCHEME_BOUNDS) {
-            add_bounds(site, total, counts->values);
-            continue;
+        switch (scheme_infos[site->scheme].merge) {
+        case SAMPLER_MERGE_ADD:
+            merge_add(site, total, counts->values);
+            break;
+        case SAMPLER_MERGE_MIN_MAX:
+            merge_min_max(site, total, counts->values);
+            break;
+        case SAMPLER_MERGE_HOT_LIST:
+        case SAMPLER_MERGE_PATH_TABLE:
+        case SAMPLER_N_MERGE_KINDS:
+            /* No scheme of the registry merges this way yet.  */
+            abort();
         }
-        for (unsigned c = 0; c < site->n_counters; c++)
-            total[c] = saturating_add(total[c], counts->values[c]);
     }
 }
 

@@ -10,7 +10,9 @@
 
 #include "command.h"
 #include "output.h"
+#include "predicates.h"
 #include "runs.h"
+#include "schemes.h"
 #include "textout.h"
 #include "util.h"
 
@@ -26,10 +28,10 @@ static void csv_number(FILE *out, unsigned long long value, bool last)
     fprintf(out, "%llu%c", value, last ? '\n' : ',');
 }
 
-/* A bounds minimum or maximum as a number: signed, or a double (NaN as an
-   empty field, infinities as 1e999 and -1e999, which SQL engines read as
-   infinities).  */
-static void write_bound(FILE *out, const struct site *site, uint64_t bits)
+/* A value of the site (a bounds minimum or maximum) as a number: signed,
+   or a double (NaN as an empty field, infinities as 1e999 and -1e999,
+   which SQL engines read as infinities).  */
+static void write_value(FILE *out, const struct site *site, uint64_t bits)
 {
     if (site->bound_kind == BOUND_SIGNED) {
         int64_t value;
@@ -73,15 +75,12 @@ static bool export_run(void *context, const struct run_view *run, struct diag *d
         for (size_t i = 0; i < unit->n_sites; i++) {
             const struct site *site = &table->sites[unit->sites[i]];
             const unsigned long long *values = unit->totals->values + site->first_counter;
-            bool observed = site->scheme == SCHEME_BOUNDS ? values[BOUND_SLOT_COUNT] != 0 : false;
-            for (unsigned c = 0; c < site->n_counters && !observed; c++)
-                observed = values[c] != 0;
-            if (!observed)
+            if (!site_observed(site, values))
                 continue;
             for (unsigned c = 0; c < site->n_counters; c++) {
                 fprintf(counts, "%lu,%s,%u,%u,", id, table->signature, site->index, c);
-                if (site->scheme == SCHEME_BOUNDS && c != BOUND_SLOT_COUNT)
-                    write_bound(counts, site, values[c]);
+                if (site_counter_is_value(site, c))
+                    write_value(counts, site, values[c]);
                 else
                     fprintf(counts, "%llu\n", values[c]);
             }

@@ -1,4 +1,5 @@
 #include "format.h"
+#include "schemes.h"
 #include "textout.h"
 
 #include <math.h>
@@ -48,16 +49,13 @@ static unsigned long long row_raw_value(const struct site_row *row, unsigned cou
     return row->values && counter < row->n_values ? row->values[counter] : 0;
 }
 
-/* Branch sites are named false,true in slot order; people read them as
-   "true, false", so that order is the one shown.  Other counters keep their
-   table order.  */
+/* The counter shown at POSITION: its scheme says (branches show true
+   before false); else table order.  */
 static unsigned row_counter_at(const struct site_row *row, unsigned position)
 {
     const struct site *site = row->site;
-    if (site && site->scheme == SCHEME_BRANCHES && site->n_counters == 2
-        && strcmp(site->counter_names[0], "false") == 0
-        && strcmp(site->counter_names[1], "true") == 0)
-        return 1 - position;
+    if (site && scheme_infos[site->scheme].report->counter_at)
+        return scheme_infos[site->scheme].report->counter_at(site, position);
     return position;
 }
 
@@ -118,8 +116,8 @@ static void counter_value(const struct site_row *row, unsigned counter,
 {
     const struct site *site = row->site;
     unsigned long long raw = row_raw_value(row, counter);
-    if (site && site->scheme == SCHEME_BOUNDS && counter != BOUND_SLOT_COUNT) {
-        if (row_raw_value(row, BOUND_SLOT_COUNT) == 0) {
+    if (site && site_counter_is_value(site, counter)) {
+        if (row_raw_value(row, MIN_MAX_SLOT_COUNT) == 0) {
             value->state = VALUE_ABSENT;
             value->text[0] = '\0';
             return;

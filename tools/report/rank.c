@@ -2,6 +2,7 @@
    statistics of Cooperative Bug Isolation (stats.h), with iterative
    elimination (isolate.h).  */
 #include "rank.h"
+#include "schemes.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -191,22 +192,14 @@ void universe_name(const struct universe *universe, size_t predicate,
     name->k = (unsigned) (predicate - universe->site_first_predicate[site]);
 }
 
-/* Where each predicate goes among predicates whose scores tie: branches
-   and returns first (they read as the program's own conditions and calls),
-   then the other schemes, then scalar pairs (a comparison the program never
-   made); then source order: file, line, column, and the predicate's
-   number.  */
-static int readability(enum scheme scheme)
+/* Where each predicate goes among predicates whose scores tie: by its
+   scheme's tie group (branches and returns first: they read as the
+   program's own conditions and calls; scalar pairs last: a comparison the
+   program never made; see schemes.h), then source order: file, line,
+   column, and the predicate's number.  */
+static int readability(const struct site *site)
 {
-    switch (scheme) {
-    case SCHEME_BRANCHES:
-    case SCHEME_RETURNS:
-        return 0;
-    case SCHEME_SCALAR_PAIRS:
-        return 2;
-    default:
-        return 1;
-    }
+    return scheme_infos[site->scheme].report->tie_group;
 }
 
 struct tie_key {
@@ -242,7 +235,7 @@ static uint32_t *tie_order_of(const struct universe *universe)
             const struct site *site = &unit->sites[s];
             unsigned count = site_predicate_count(site);
             for (unsigned k = 0; k < count; k++, p++)
-                keys[p] = (struct tie_key) { readability(site->scheme), site->file, site->line,
+                keys[p] = (struct tie_key) { readability(site), site->file, site->line,
                                              site->column, p };
         }
     }

@@ -8,35 +8,28 @@
 
 #include "elfsection.h"
 #include "record.h"
+#include "schemes.h"
 
 /* Fields of the records, counting the record name.  */
 enum { UNIT_FIELDS = 5, SITE_FIELDS = 10, END_FIELDS = 1 };
 
-struct scheme_info {
-    const char *name;
-    unsigned n_counters;   /* 0: any positive number (switch arms) */
-};
+/* The registry's scheme names, for messages.  */
+#define SAMPLER_SCHEME(ID, NAME, N_COUNTERS, COUNTERS, MERGE, TEXT) ", " NAME
+static const char KNOWN_SCHEMES_LIST[] = ""
+#include "schemes.def"
+    ;
+#define KNOWN_SCHEMES (KNOWN_SCHEMES_LIST + 2)
 
-static const struct scheme_info scheme_infos[SCHEME_COUNT] = {
-    [SCHEME_CHECKS] = { "checks", 1 },
-    [SCHEME_BRANCHES] = { "branches", 0 },
-    [SCHEME_RETURNS] = { "returns", 3 },
-    [SCHEME_SCALAR_PAIRS] = { "scalar-pairs", 3 },
-    [SCHEME_FLOAT_KINDS] = { "float-kinds", 9 },
-    [SCHEME_FUNCTION_ENTRIES] = { "function-entries", 1 },
-    [SCHEME_BOUNDS] = { "bounds", 3 },
-};
-
-const char *scheme_name(enum scheme scheme)
+const char *scheme_name(enum sampler_scheme_id scheme)
 {
-    return scheme < SCHEME_COUNT ? scheme_infos[scheme].name : "?";
+    return scheme < SAMPLER_N_SCHEMES ? scheme_infos[scheme].name : "?";
 }
 
-static bool scheme_lookup(struct text_slice name, enum scheme *out)
+static bool scheme_lookup(struct text_slice name, enum sampler_scheme_id *out)
 {
-    for (int i = 0; i < SCHEME_COUNT; i++) {
+    for (int i = 0; i < SAMPLER_N_SCHEMES; i++) {
         if (slice_equals(name, scheme_infos[i].name)) {
-            *out = (enum scheme) i;
+            *out = (enum sampler_scheme_id) i;
             return true;
         }
     }
@@ -140,35 +133,6 @@ static bool parse_counter_names(const struct record_reader *reader, struct site 
     return true;
 }
 
-/* A bounds predicate ends with its kind: "n (signed)", "x (double)".  */
-static bool parse_bound_kind(const struct record_reader *reader, struct site *site,
-                             struct diag *d)
-{
-    static const struct {
-        const char *suffix;
-        enum bound_kind kind;
-    } kinds[] = {
-        { "(signed)", BOUND_SIGNED },
-        { "(unsigned)", BOUND_UNSIGNED },
-        { "(double)", BOUND_DOUBLE },
-    };
-    size_t length = strlen(site->predicate);
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
-        size_t suffix_length = strlen(kinds[i].suffix);
-        if (length >= suffix_length
-            && strcmp(site->predicate + length - suffix_length, kinds[i].suffix) == 0) {
-            site->bound_kind = kinds[i].kind;
-            return true;
-        }
-    }
-    char shown[128];
-    return record_fail(reader, d,
-                       "bounds site %u: predicate '%s' does not end with (signed), "
-                       "(unsigned) or (double)",
-                       site->index, quote_for_message(site->predicate, length, shown,
-                                                      sizeof shown));
-}
-
 /* Parses RECORD as site number N_READ of a unit declaring N_DECLARED sites,
    into SITE.  */
 static bool parse_site(const struct record_reader *reader, const struct record *record,
@@ -192,10 +156,8 @@ static bool parse_site(const struct record_reader *reader, const struct record *
     site->index = index;
     if (!scheme_lookup(f[2], &site->scheme)) {
         char shown[128];
-        return record_fail(reader, d,
-                           "unknown scheme '%s' (known: checks, branches, returns, "
-                           "scalar-pairs, float-kinds, function-entries, bounds)",
-                           slice_for_message(f[2], shown, sizeof shown));
+        return record_fail(reader, d, "unknown scheme '%s' (known: %s)",
+                           slice_for_message(f[2], shown, sizeof shown), KNOWN_SCHEMES);
     }
     if (!field_to_string(reader, f[3], "file", &site->file, d)
         || !field_to_unsigned(reader, f[4], "line", &site->line, d)
@@ -214,7 +176,8 @@ static bool parse_site(const struct record_reader *reader, const struct record *
     }
     if (!parse_counter_names(reader, site, f[9], d))
         return false;
-    if (site->scheme == SCHEME_BOUNDS && !parse_bound_kind(reader, site, d))
+    const struct scheme_report *hooks = scheme_infos[site->scheme].report;
+    if (hooks->read_site && !hooks->read_site(reader, site, d))
         return false;
     /* The unit's counter total is checked at `end'; until then it may
        exceed what an unsigned holds, so position is only kept when it fits.  */

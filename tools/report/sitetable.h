@@ -13,26 +13,12 @@
 
 #define SITE_SECTION SAMPLER_SITE_SECTION
 
-enum scheme {
-    SCHEME_CHECKS,
-    SCHEME_BRANCHES,
-    SCHEME_RETURNS,
-    SCHEME_SCALAR_PAIRS,
-    SCHEME_FLOAT_KINDS,
-    SCHEME_FUNCTION_ENTRIES,
-    SCHEME_BOUNDS,
-    SCHEME_COUNT
-};
-
 /* How a bounds site's min and max slots hold their values.  */
 enum bound_kind { BOUND_NONE, BOUND_SIGNED, BOUND_UNSIGNED, BOUND_DOUBLE };
 
-/* Counter slots of a bounds site.  */
-enum { BOUND_SLOT_COUNT, BOUND_SLOT_MIN, BOUND_SLOT_MAX };
-
 struct site {
     unsigned index;
-    enum scheme scheme;
+    enum sampler_scheme_id scheme;
     char *file;
     unsigned line;
     unsigned column;
@@ -63,7 +49,7 @@ struct site_catalog {
     struct name_index by_signature;  /* signature -> position in units */
 };
 
-const char *scheme_name(enum scheme scheme);
+const char *scheme_name(enum sampler_scheme_id scheme);
 
 void site_catalog_init(struct site_catalog *catalog);
 void site_catalog_free(struct site_catalog *catalog);

@@ -1,6 +1,5 @@
-/* Observations that are not plain counts, called from the slow path of
-   instrumented code in any thread: bounds (count, minimum, maximum) and
-   float kinds.
+/* bounds: the count, least and greatest value of an assignment's values
+   (merge kind MIN_MAX).
 
    Bounds slots start at zero, and zero is also a possible minimum, so the
    first observation of a site cannot be merged into min and max like the
@@ -10,22 +9,15 @@
    observation that finds the site claimed waits for the claim to finish,
    but only so long: if the claiming thread never finishes (a signal
    handler on the same thread observing the same site, or one that never
-   returns), the waiting observation is dropped rather than hang.  */
-#include <float.h>
+   returns), the waiting observation is dropped rather than hang.
+
+   Bounds take floating-point values, or run code that may use the vector
+   registers: their sample functions are ordinary calls.  */
 #include <math.h>
 #include <sched.h>
-#include <stdatomic.h>
 #include <string.h>
 
-#include "sampler-abi.h"
-#include "sampler-internal.h"
-
-/* The ABI's slots are plain unsigned long long; they are accessed as the
-   atomic type of the same size and alignment, which GCC guarantees is
-   lock-free and represented the same.  */
-_Static_assert(sizeof(_Atomic unsigned long long) == sizeof(unsigned long long)
-               && _Alignof(_Atomic unsigned long long) == _Alignof(unsigned long long),
-               "counters must be usable as atomics in place");
+#include "sample.h"
 
 typedef _Atomic unsigned long long atomic_slot;
 
@@ -154,45 +146,25 @@ SAMPLER_EXPORT void __sampler_observe_double(unsigned long long *slots, double v
     observe_bounds(slots, bits, double_lowers, double_raises);
 }
 
-/* VALUE arrives widened to long double, exactly; whether it was subnormal
-   depends on the type it had in the program.  */
-static long double smallest_normal(int source_type)
+SAMPLER_EXPORT void __sampler_bounds_signed(unsigned long long *slots,
+                                            long long value)
 {
-    switch (source_type) {
-    case SAMPLER_FLOAT_TYPE_FLOAT:
-        return FLT_MIN;
-    case SAMPLER_FLOAT_TYPE_DOUBLE:
-        return DBL_MIN;
-    default:
-        return LDBL_MIN;
-    }
+    UNLESS_FIRST_VISIT_OF_THREAD(started);
+    __sampler_observe_signed(slots, value);
+    SAMPLER_COUNTDOWN = sampler_countdown_next();
 }
 
-static enum sampler_float_kind float_kind(long double value, int source_type)
+SAMPLER_EXPORT void __sampler_bounds_unsigned(unsigned long long *slots,
+                                              unsigned long long value)
 {
-    bool negative = signbit(value);
-    int class = fpclassify(value);
-
-    if (class == FP_NORMAL && fabsl(value) < smallest_normal(source_type))
-        class = FP_SUBNORMAL;
-    switch (class) {
-    case FP_NAN:
-        return SAMPLER_FLOAT_NAN;
-    case FP_INFINITE:
-        return negative ? SAMPLER_FLOAT_NEG_INF : SAMPLER_FLOAT_POS_INF;
-    case FP_ZERO:
-        return negative ? SAMPLER_FLOAT_NEG_ZERO : SAMPLER_FLOAT_POS_ZERO;
-    case FP_SUBNORMAL:
-        return negative ? SAMPLER_FLOAT_NEG_SUBNORMAL : SAMPLER_FLOAT_POS_SUBNORMAL;
-    default:
-        return negative ? SAMPLER_FLOAT_NEG_NORMAL : SAMPLER_FLOAT_POS_NORMAL;
-    }
+    UNLESS_FIRST_VISIT_OF_THREAD(started);
+    __sampler_observe_unsigned(slots, value);
+    SAMPLER_COUNTDOWN = sampler_countdown_next();
 }
 
-SAMPLER_EXPORT void __sampler_observe_float_kind(unsigned long long *counters,
-                                                 long double value,
-                                                 int source_type)
+SAMPLER_EXPORT void __sampler_bounds_double(unsigned long long *slots, double value)
 {
-    atomic_fetch_add_explicit(slot_at(counters, float_kind(value, source_type)), 1,
-                              memory_order_relaxed);
+    UNLESS_FIRST_VISIT_OF_THREAD(started);
+    __sampler_observe_double(slots, value);
+    SAMPLER_COUNTDOWN = sampler_countdown_next();
 }

@@ -1,0 +1,700 @@
+/* sampler.so: where the threshold checks go, and what each weighs.
+   Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).
+
+   What.  A check takes its region's weight from the countdown at once: the
+   largest number of sites on a path from it to the next checks.  The
+   checks of a cloned function go
+     - at its entry, and after each weighty call and each write of the
+       countdown by a versioned loop (isolate_region_ends);
+     - at the top of every block a computed goto may land on
+       (isolate_goto_targets);
+     - at the head of natural loops, and on the DFS back edge of each
+       cycle that is not a natural loop, only where needed so that every
+       cycle through a site crosses a check, innermost loops first
+       (place_loop_checks);
+     - on the exits of each loop with a check at its head
+       (place_loop_exit_checks);
+     - with a region limit, between the pieces of blocks with more sites
+       than the limit and where a path would go over it
+       (split_heavy_blocks, limit_region_weights).
+   Then weigh gives each check its weight and each block the longest site
+   count from its start to the end of its region, over the strongly
+   connected components of the CFG without the checks' edges: with every
+   cycle through a site cut, the longest count is a sum over a DAG.
+
+   Why.  The fewer and heavier the checks, the less the fast path does;
+   but a region's weight is how often its slow copy runs (about weight /
+   sparsity of the time), and a check must stop the countdown from running
+   out unseen along a cycle.  Loop heads rather than back edges keep the
+   loops natural loops for GCC (see place_loop_checks).
+
+   How to debug: dump=FILE lists each function's checks, with their kind,
+   line and weight (0: dropped); with -fdump-tree-all, the dump file
+   *.sampler-transform has the same, and the function's code after the
+   transformation.  */
+
+#include "sampler-plugin.h"
+#include "transform.h"
+#include "runtime-decls.h"
+
+#include "function.h"
+#include "basic-block.h"
+#include "cfg.h"
+#include "cfghooks.h"
+#include "cfganal.h"
+#include "cfgloop.h"
+#include "gimple.h"
+#include "gimple-iterator.h"
+#include "tree-cfg.h"
+#include "dominance.h"
+#include "sbitmap.h"
+
+const char *const check_kind_names[]
+  = { "entry", "after-call", "after-versioned-loop", "loop-head",
+      "back-edge", "long-path", "loop-exit", "goto-target" };
+
+/* Whether control may leave the function at STMT, or go where the
+   countdown matters, without coming back to the code after it: a return,
+   or a call that does not return (exit runs destructors, which may be
+   instrumented).  Internal calls are GCC's own control flow.  */
+static bool
+leaves_function (gimple *stmt)
+{
+  if (gimple_code (stmt) == GIMPLE_RETURN)
+    return true;
+  gcall *call = dyn_cast <gcall *> (stmt);
+  return call && gimple_call_noreturn_p (call)
+	 && !gimple_call_internal_p (call);
+}
+
+/* Does STMT write the countdown, as a versioned loop's copy without
+   sites does with the visits it made (versioning.cc)?  */
+static bool
+writes_countdown (gimple *stmt)
+{
+  if (!gimple_assign_single_p (stmt) || !gimple_vdef (stmt))
+    return false;
+  tree lhs = gimple_assign_lhs (stmt);
+  if (TREE_CODE (lhs) == MEM_REF)
+    lhs = TREE_OPERAND (lhs, 0);
+  if (TREE_CODE (lhs) == ADDR_EXPR)
+    lhs = TREE_OPERAND (lhs, 0);
+  return lhs == runtime_decls.countdown;
+}
+
+/* Puts each statement that ends a region (a weighty call, a write of the
+   countdown, a return, a call that does not return, a computed goto) at
+   the start of a block of its own, and ends the block after a weighty
+   call or a write: such a block has no site, so it has no slow copy, and
+   the slow copy ends its region on the way into it (see clone_and_wire).
+   A callee inlined later appears once, not once per copy.  Records the
+   checks at entry and after the weighty calls and writes.
+
+   A versioned loop's copy without sites takes its visits from the
+   countdown where it writes it.  Its region must end there: a region
+   running on past it would have taken the visits of the sites after the
+   loop from the countdown as it was before the loop, which the loop then
+   overwrites, so that they would rarely be sampled.  */
+void
+isolate_region_ends (function_state *st)
+{
+  auto_vec<gimple *> ends, calls;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      {
+	gimple *stmt = gsi_stmt (gsi);
+	if ((is_gimple_call (stmt) && call_may_use_countdown (stmt))
+	    || writes_countdown (stmt))
+	  calls.safe_push (stmt);
+	else if (leaves_function (stmt) || computed_goto_p (stmt))
+	  ends.safe_push (stmt);
+      }
+  ends.safe_splice (calls);
+  for (gimple *stmt : ends)
+    {
+      gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
+      gsi_prev (&gsi);
+      while (!gsi_end_p (gsi) && is_gimple_debug (gsi_stmt (gsi)))
+	gsi_prev (&gsi);
+      if (!gsi_end_p (gsi) && gimple_code (gsi_stmt (gsi)) != GIMPLE_LABEL)
+	split_block (gimple_bb (stmt), gsi_stmt (gsi));
+    }
+  for (gimple *stmt : calls)
+    {
+      basic_block call_bb = gimple_bb (stmt);
+      edge after;
+      if (gsi_stmt (gsi_last_bb (call_bb)) == stmt)
+	{
+	  /* Cloned functions have no EH or abnormal edges: a call ends its
+	     block only when it does not return.  */
+	  if (EDGE_COUNT (call_bb->succs) == 0)
+	    continue;
+	  after = single_succ_edge (call_bb);
+	}
+      else
+	after = split_block (call_bb, stmt);
+      check_point cp = { after,
+			 is_gimple_call (stmt)
+			 ? CHECK_AFTER_CALL : CHECK_AFTER_VERSIONED,
+			 gimple_location (stmt), 0 };
+      st->checks.safe_push (cp);
+    }
+  check_point cp = { single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (cfun)),
+		     CHECK_ENTRY,
+		     DECL_SOURCE_LOCATION (current_function_decl), 0 };
+  st->checks.safe_push (cp);
+}
+
+/* Tarjan's strongly connected components of the CFG without the CUT edges,
+   iteratively.  COMP gets each block's component; components are numbered
+   in the order they complete, so every edge between components goes from a
+   higher number to a lower one.  Returns the number of components.  */
+static int
+strongly_connected_components (hash_set<edge> &cut, vec<int> &comp)
+{
+  int n = last_basic_block_for_fn (cfun);
+  auto_vec<int> index (n), low (n);
+  auto_vec<char> on_stack (n);
+  index.quick_grow_cleared (n);
+  low.quick_grow_cleared (n);
+  on_stack.quick_grow_cleared (n);
+  comp.truncate (0);
+  comp.safe_grow (n);
+  for (int i = 0; i < n; i++)
+    comp[i] = -1, index[i] = 0;
+
+  auto_vec<basic_block> stack;
+  /* The DFS path: each block with the number of its next edge to visit.  */
+  struct dfs_frame
+  {
+    basic_block bb;
+    unsigned next;
+  };
+  auto_vec<dfs_frame> path;
+  int counter = 0, ncomp = 0;
+  basic_block root;
+  FOR_ALL_BB_FN (root, cfun)
+    {
+      if (index[root->index])
+	continue;
+      path.safe_push ({ root, 0u });
+      index[root->index] = low[root->index] = ++counter;
+      stack.safe_push (root);
+      on_stack[root->index] = 1;
+      while (!path.is_empty ())
+	{
+	  basic_block bb = path.last ().bb;
+	  unsigned &next = path.last ().next;
+	  if (next < EDGE_COUNT (bb->succs))
+	    {
+	      edge e = EDGE_SUCC (bb, next++);
+	      if (cut.contains (e))
+		continue;
+	      basic_block dest = e->dest;
+	      if (!index[dest->index])
+		{
+		  index[dest->index] = low[dest->index] = ++counter;
+		  stack.safe_push (dest);
+		  on_stack[dest->index] = 1;
+		  path.safe_push ({ dest, 0u });
+		}
+	      else if (on_stack[dest->index])
+		low[bb->index] = MIN (low[bb->index], index[dest->index]);
+	      continue;
+	    }
+	  path.pop ();
+	  if (!path.is_empty ())
+	    {
+	      basic_block parent = path.last ().bb;
+	      low[parent->index] = MIN (low[parent->index], low[bb->index]);
+	    }
+	  if (low[bb->index] == index[bb->index])
+	    {
+	      basic_block member;
+	      do
+		{
+		  member = stack.pop ();
+		  on_stack[member->index] = 0;
+		  comp[member->index] = ncomp;
+		}
+	      while (member != bb);
+	      ncomp++;
+	    }
+	}
+    }
+  return ncomp;
+}
+
+/* A component: its sites, blocks and whether it holds a cycle.  */
+struct component_info
+{
+  int sites;
+  int size;
+  bool cyclic;
+};
+
+/* The components of the CFG without the cut edges (see
+   strongly_connected_components), each block's in COMP.  */
+static int
+find_components (function_state *st, vec<int> &comp,
+		 vec<component_info> &info)
+{
+  int ncomp = strongly_connected_components (st->cut, comp);
+  info.truncate (0);
+  info.safe_grow_cleared (ncomp);
+  basic_block bb;
+  FOR_ALL_BB_FN (bb, cfun)
+    {
+      component_info &c = info[comp[bb->index]];
+      c.sites += st->sites_in_block[bb->index];
+      if (++c.size > 1)
+	c.cyclic = true;
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->succs)
+	if (e->dest == bb && !st->cut.contains (e))
+	  c.cyclic = true;
+    }
+  return ncomp;
+}
+
+static void
+count_sites_in_blocks (function_state *st)
+{
+  st->sites_in_block.truncate (0);
+  st->sites_in_block.safe_grow_cleared (last_basic_block_for_fn (cfun));
+  for (gimple *stmt : st->sites)
+    st->sites_in_block[gimple_bb (stmt)->index] += site_count (stmt);
+}
+
+static location_t
+first_location (basic_block bb)
+{
+  for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+       gsi_next (&gsi))
+    if (gimple_location (gsi_stmt (gsi)) != UNKNOWN_LOCATION)
+      return gimple_location (gsi_stmt (gsi));
+  return UNKNOWN_LOCATION;
+}
+
+/* Whether a computed goto may jump to BB.  */
+static bool
+goto_target_p (basic_block bb)
+{
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE (e, ei, bb->preds)
+    if (e->flags & EDGE_ABNORMAL)
+      return true;
+  return false;
+}
+
+/* Puts a check at the top of every block that a computed goto may jump
+   to, after its labels.  A computed goto jumps to the fast copy's labels
+   whichever copy it is in (block copies have no labels, and the addresses
+   taken are the originals'), so a slow copy's region must end at it: its
+   block is a region end (see isolate_region_ends) and, with every target
+   starting a region, has no site ahead and no slow copy.  So the
+   abnormal edges are never copied, split or given a check.  */
+void
+isolate_goto_targets (function_state *st)
+{
+  auto_vec<basic_block> targets;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    if (goto_target_p (bb))
+      targets.safe_push (bb);
+  for (basic_block target : targets)
+    {
+      edge e = split_block_after_labels (target);
+      check_point cp = { e, CHECK_GOTO_TARGET, first_location (e->dest), 0 };
+      st->checks.safe_push (cp);
+    }
+}
+
+/* The components of the CFG without the cut edges (see find_components),
+   with their blocks sorted by component (counting sort): component C's
+   are SORTED[FIRST[C]] to SORTED[FIRST[C + 1] - 1].  */
+struct component_graph
+{
+  auto_vec<int> comp;
+  auto_vec<component_info> info;
+  int count;
+  auto_vec<int> first;
+  auto_vec<basic_block> sorted;
+
+  component_graph (function_state *st)
+  {
+    count = find_components (st, comp, info);
+    first.safe_grow_cleared (count + 1);
+    basic_block bb;
+    FOR_ALL_BB_FN (bb, cfun)
+      first[comp[bb->index] + 1]++;
+    for (int c = 0; c < count; c++)
+      first[c + 1] += first[c];
+    sorted.safe_grow_cleared (first[count]);
+    auto_vec<int> fill;
+    fill.safe_splice (first);
+    FOR_ALL_BB_FN (bb, cfun)
+      sorted[fill[comp[bb->index]]++] = bb;
+  }
+};
+
+/* A check of KIND on the edge E, which becomes a cut edge.  */
+static void
+add_check (function_state *st, edge e, enum check_kind kind, location_t loc)
+{
+  check_point cp = { e, kind, loc, 0 };
+  st->checks.safe_push (cp);
+  st->cut.add (e);
+}
+
+/* Splits blocks holding more sites than the region limit into pieces
+   that do not, with a check between pieces.  */
+static void
+split_heavy_blocks (function_state *st)
+{
+  int limit = sampler_opts.region_limit;
+  auto_vec<gimple *> split_before;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    {
+      if (st->sites_in_block[bb->index] <= limit)
+	continue;
+      int count = 0;
+      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	   gsi_next (&gsi))
+	if (is_site_marker (gsi_stmt (gsi)))
+	  {
+	    int k = site_count (gsi_stmt (gsi));
+	    if (count > 0 && count + k > limit)
+	      {
+		split_before.safe_push (gsi_stmt (gsi));
+		count = 0;
+	      }
+	    count += k;
+	  }
+    }
+  for (gimple *stmt : split_before)
+    {
+      gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
+      gsi_prev (&gsi);
+      edge e = split_block (gimple_bb (stmt), gsi_stmt (gsi));
+      add_check (st, e, CHECK_LONG_PATH, gimple_location (stmt));
+    }
+  if (!split_before.is_empty ())
+    count_sites_in_blocks (st);
+}
+
+/* The loop checks.  A natural loop's check sits at its head: on the edge
+   from its header block (which keeps only the PHI nodes and labels) to
+   the rest of it, which every iteration and every way into the loop
+   crosses.  So the header never has a slow copy: every way into the loop,
+   from the slow copy as from the fast one, goes through the header and
+   its check, and the slow copy of an iteration is entered only from
+   inside the loop.  The loops stay natural loops, as GCC's loop passes
+   and register allocator need.  With the check on the back edge (as
+   Liblit et al., PLDI 2003, place it), the slow copy of the code before a
+   loop would run on into the slow copy of the loop's first iteration: a
+   second way into the loop's cycle, which makes it irreducible, no longer
+   a loop for GCC, whose register allocator then keeps the loop's values
+   on the stack.  A cycle that is not a natural loop keeps a check on its
+   DFS back edge.  */
+
+/* Sets IN_LOOP to the blocks of the natural loop headed by HEADER: the
+   header and the blocks that reach one of its latches without passing
+   through it.  */
+static void
+loop_blocks (basic_block header, sbitmap in_loop)
+{
+  bitmap_clear (in_loop);
+  bitmap_set_bit (in_loop, header->index);
+  auto_vec<basic_block> work;
+  edge p;
+  edge_iterator ei;
+  FOR_EACH_EDGE (p, ei, header->preds)
+    if (dominated_by_p (CDI_DOMINATORS, p->src, header)
+	&& bitmap_set_bit (in_loop, p->src->index))
+      work.safe_push (p->src);
+  while (!work.is_empty ())
+    {
+      basic_block bb = work.pop ();
+      FOR_EACH_EDGE (p, ei, bb->preds)
+	if (bitmap_set_bit (in_loop, p->src->index))
+	  work.safe_push (p->src);
+    }
+}
+
+/* Whether taking the check edge E out of the cut set would leave a cycle
+   through a site without a check: a path from E's destination back to its
+   source, on edges without a check, through a site.  */
+static bool
+closes_site_cycle (function_state *st, edge e)
+{
+  int n = last_basic_block_for_fn (cfun);
+  /* Blocks reached, by paths without and with a site so far.  */
+  auto_sbitmap reached (n), reached_site (n);
+  bitmap_clear (reached);
+  bitmap_clear (reached_site);
+  auto_vec<std::pair<basic_block, bool> > paths;
+  bool site = st->sites_in_block[e->dest->index] > 0;
+  if (e->dest == e->src)
+    return site;
+  bitmap_set_bit (site ? reached_site : reached, e->dest->index);
+  paths.safe_push (std::make_pair (e->dest, site));
+  while (!paths.is_empty ())
+    {
+      std::pair<basic_block, bool> at = paths.pop ();
+      edge s;
+      edge_iterator ei;
+      FOR_EACH_EDGE (s, ei, at.first->succs)
+	{
+	  basic_block dest = s->dest;
+	  if (st->cut.contains (s) || dest == EXIT_BLOCK_PTR_FOR_FN (cfun))
+	    continue;
+	  bool through_site = at.second || st->sites_in_block[dest->index] > 0;
+	  if (dest == e->src && through_site)
+	    return true;
+	  if (bitmap_set_bit (through_site ? reached_site : reached,
+			      dest->index))
+	    paths.safe_push (std::make_pair (dest, through_site));
+	}
+    }
+  return false;
+}
+
+/* A place for a loop check, and the depth of its loop.  */
+struct loop_check_candidate
+{
+  edge e;
+  enum check_kind kind;
+  int depth;
+};
+
+static int
+deeper_first (const void *a, const void *b, void *)
+{
+  return ((const loop_check_candidate *) b)->depth
+	 - ((const loop_check_candidate *) a)->depth;
+}
+
+/* Chooses the loop checks: starting from a check at the head of every
+   natural loop and on every other DFS back edge, drops each one whose
+   removal leaves no cycle through a site without a check, innermost loops
+   first, so that a loop whose every cycle passes through an inner loop
+   keeps the inner loop's check only, and an inner loop without sites
+   leaves the check to the outer one.  */
+static void
+place_loop_checks (function_state *st)
+{
+  mark_dfs_back_edges ();
+  auto_vec<basic_block> headers;
+  hash_set<basic_block> seen_headers;
+  auto_vec<edge> back_edges;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    {
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->succs)
+	if ((e->flags & EDGE_DFS_BACK) && !st->cut.contains (e)
+	    /* A goto target (as is every abnormal edge's destination) has
+	       its check at its top already.  */
+	    && !goto_target_p (e->dest))
+	  {
+	    if (!dominated_by_p (CDI_DOMINATORS, e->src, e->dest))
+	      back_edges.safe_push (e);
+	    else if (!seen_headers.add (e->dest))
+	      headers.safe_push (e->dest);
+	  }
+    }
+  auto_vec<loop_check_candidate> candidates;
+  auto depth_of = [] (basic_block block)
+    {
+      return current_loops ? (int) loop_depth (block->loop_father) : 0;
+    };
+  for (basic_block header : headers)
+    {
+      loop_check_candidate c = { split_block_after_labels (header),
+				 CHECK_LOOP_HEAD, depth_of (header) };
+      candidates.safe_push (c);
+    }
+  for (edge e : back_edges)
+    {
+      loop_check_candidate c = { e, CHECK_BACK_EDGE, depth_of (e->dest) };
+      candidates.safe_push (c);
+    }
+  if (candidates.is_empty ())
+    return;
+  count_sites_in_blocks (st);
+  for (const loop_check_candidate &c : candidates)
+    st->cut.add (c.e);
+  candidates.stablesort (deeper_first, NULL);
+  for (const loop_check_candidate &c : candidates)
+    {
+      if (!closes_site_cycle (st, c.e))
+	{
+	  st->cut.remove (c.e);
+	  continue;
+	}
+      location_t loc = first_location (c.e->dest);
+      if (c.kind == CHECK_BACK_EDGE)
+	{
+	  gimple *last = last_stmt (c.e->src);
+	  if (last && gimple_location (last) != UNKNOWN_LOCATION)
+	    loc = gimple_location (last);
+	}
+      check_point cp = { c.e, c.kind, loc, 0 };
+      st->checks.safe_push (cp);
+    }
+}
+
+/* Puts a check on each edge out of a loop that has a check at its head
+   (but not on returns).  Without it, the loop's region would run on past
+   the loop: every iteration would count as heavy as the code after the
+   loop, and either give the difference back (an addition per iteration)
+   or have the countdown run out that much sooner.  One check per exit is
+   cheaper.  */
+static void
+place_loop_exit_checks (function_state *st)
+{
+  auto_vec<edge> exits;
+  auto_sbitmap in_loop (last_basic_block_for_fn (cfun));
+  for (const check_point &cp : st->checks)
+    {
+      if (cp.kind != CHECK_LOOP_HEAD)
+	continue;
+      loop_blocks (cp.fast_edge->src, in_loop);
+      basic_block bb;
+      FOR_EACH_BB_FN (bb, cfun)
+	if (bitmap_bit_p (in_loop, bb->index))
+	  {
+	    edge e;
+	    edge_iterator ei;
+	    FOR_EACH_EDGE (e, ei, bb->succs)
+	      if (!bitmap_bit_p (in_loop, e->dest->index)
+		  && e->dest != EXIT_BLOCK_PTR_FOR_FN (cfun)
+		  && !(e->flags & EDGE_ABNORMAL)
+		  && !st->cut.contains (e))
+		{
+		  st->cut.add (e);
+		  exits.safe_push (e);
+		}
+	  }
+    }
+  for (edge e : exits)
+    {
+      check_point cp = { e, CHECK_LOOP_EXIT, first_location (e->dest), 0 };
+      if (cp.loc == UNKNOWN_LOCATION)
+	{
+	  gimple *last = last_stmt (e->src);
+	  cp.loc = last ? gimple_location (last) : UNKNOWN_LOCATION;
+	}
+      st->checks.safe_push (cp);
+    }
+}
+
+/* Components in topological order: every edge between components goes
+   from a higher number to a lower one, so from the last to the first.  For
+   each component, the longest site count from the start of a region to
+   its own start; where that and its own sites exceed the region limit, a
+   check at the top of its (single) block starts a new region.  Bounds the
+   weight of every region, so that the countdown is rarely within reach of
+   a check's weight (the slow copy runs about weight / sparsity of the
+   time), at the cost of a check on long paths.  */
+static void
+limit_region_weights (function_state *st)
+{
+  int limit = sampler_opts.region_limit;
+  component_graph g (st);
+  auto_vec<int> reach;
+  reach.safe_grow_cleared (g.count);
+  auto_vec<basic_block> leaders;	/* Blocks that get a check on top.  */
+  for (int c = g.count - 1; c >= 0; c--)
+    {
+      basic_block only = g.sorted[g.first[c]];
+      if (reach[c] > 0 && reach[c] + g.info[c].sites > limit
+	  && !g.info[c].cyclic && only != EXIT_BLOCK_PTR_FOR_FN (cfun))
+	{
+	  leaders.safe_push (only);
+	  reach[c] = 0;
+	}
+      int out = reach[c] + g.info[c].sites;
+      for (int i = g.first[c]; i < g.first[c + 1]; i++)
+	{
+	  edge e;
+	  edge_iterator ei;
+	  FOR_EACH_EDGE (e, ei, g.sorted[i]->succs)
+	    {
+	      int d = g.comp[e->dest->index];
+	      if (!st->cut.contains (e) && d != c)
+		reach[d] = MAX (reach[d], out);
+	    }
+	}
+    }
+  for (basic_block bb : leaders)
+    {
+      edge e = split_block_after_labels (bb);
+      add_check (st, e, CHECK_LONG_PATH, first_location (e->dest));
+    }
+  if (!leaders.is_empty ())
+    count_sites_in_blocks (st);
+}
+
+/* Gives every check its weight, the longest site count from it to the
+   next checks (site-free cycles count zero), and every block the longest
+   site count from its start to the end of its region.  */
+static void
+weigh (function_state *st)
+{
+  component_graph g (st);
+  basic_block bb;
+
+  /* In completion order: every successor component is finished first.  */
+  auto_vec<int> weight;
+  weight.safe_grow_cleared (g.count);
+  for (int c = 0; c < g.count; c++)
+    {
+      /* The chosen checks cut every cycle through a site.  */
+      gcc_assert (!g.info[c].cyclic || g.info[c].sites == 0);
+      int longest = 0;
+      for (int i = g.first[c]; i < g.first[c + 1]; i++)
+	{
+	  edge e;
+	  edge_iterator ei;
+	  FOR_EACH_EDGE (e, ei, g.sorted[i]->succs)
+	    if (!st->cut.contains (e) && g.comp[e->dest->index] != c)
+	      longest = MAX (longest, weight[g.comp[e->dest->index]]);
+	}
+      weight[c] = g.info[c].sites + longest;
+    }
+  for (check_point &cp : st->checks)
+    cp.weight = weight[g.comp[cp.fast_edge->dest->index]];
+  st->block_weight.truncate (0);
+  st->block_weight.safe_grow_cleared (last_basic_block_for_fn (cfun));
+  FOR_ALL_BB_FN (bb, cfun)
+    st->block_weight[bb->index] = weight[g.comp[bb->index]];
+}
+
+/* Places the checks and weighs them: entry and after-call checks are
+   there already; loop checks (at loop heads, on loop exits, on the back
+   edges of other cycles) cut every cycle through a site; more checks keep
+   regions within the region limit.  */
+void
+place_checks_and_weigh (function_state *st)
+{
+  for (check_point &cp : st->checks)
+    st->cut.add (cp.fast_edge);
+  count_sites_in_blocks (st);
+  if (sampler_opts.region_limit)
+    split_heavy_blocks (st);
+  calculate_dominance_info (CDI_DOMINATORS);
+  place_loop_checks (st);
+  place_loop_exit_checks (st);
+  free_dominance_info (CDI_DOMINATORS);
+  if (sampler_opts.region_limit)
+    limit_region_weights (st);
+  weigh (st);
+}

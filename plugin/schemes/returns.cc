@@ -1,0 +1,91 @@
+/* sampler.so: the returns scheme.  A call of the source whose result is
+   an integer or a pointer is a site ("f (...)") with counters <0, ==0 and
+   >0; the marker after the call observes the result itself.
+   Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).  */
+
+#include "../schemes.h"
+#include "../runtime-decls.h"
+
+#include <string.h>
+
+#include "function.h"
+#include "basic-block.h"
+#include "gimple.h"
+#include "gimple-iterator.h"
+#include "tree-cfg.h"
+#include "gimplify.h"
+
+/* Whether CALL's result is one the returns scheme observes.  */
+static bool
+observable_return (gcall *call)
+{
+  if (gimple_call_internal_p (call)
+      || (gimple_call_flags (call) & (ECF_RETURNS_TWICE | ECF_NORETURN)))
+    return false;
+  tree type = gimple_call_return_type (call);
+  if (!type || !integer_like_type (type))
+    return false;
+  tree fndecl = gimple_call_fndecl (call);
+  /* Compiler helpers (__builtin_*, __atomic_*, __sync_*) are not the
+     source's calls; library functions GCC knows (malloc, strlen) are.  */
+  if (fndecl && fndecl_built_in_p (fndecl) && DECL_NAME (fndecl)
+      && strncmp (IDENTIFIER_POINTER (DECL_NAME (fndecl)), "__", 2) == 0)
+    return false;
+  return true;
+}
+
+static void
+return_site (gcall *call)
+{
+  location_t loc = gimple_location (call);
+  tree type = gimple_call_return_type (call);
+  after_stmt_inserter after;
+  tree lhs = gimple_call_lhs (call);
+  tree result;
+  if (lhs && is_gimple_reg (lhs))
+    result = lhs;
+  else
+    {
+      /* Observe the value itself, not a memory location it is stored to.  */
+      result = create_tmp_reg (type, "sampler_result");
+      gimple_call_set_lhs (call, result);
+      if (lhs)
+	{
+	  gimple *store = gimple_build_assign (lhs, result);
+	  gimple_set_location (store, loc);
+	  after.add (store);
+	}
+    }
+  char *text = concat (callee_text (call), " (...)", NULL);
+  unsigned index = new_site (SAMPLER_SCHEME_RETURNS, loc, text);
+  unit_sites[index].value_kind = value_kind_of (type);
+  after.add (build_marker (index, loc, result));
+  after.commit (call);
+}
+
+static void
+returns_statement (gimple *stmt)
+{
+  gcall *call = dyn_cast <gcall *> (stmt);
+  if (call && source_location_p (gimple_location (call))
+      && observable_return (call))
+    return_site (call);
+}
+
+/* __sampler_sign_signed or _unsigned (COUNTERS, RESULT).  */
+static void
+returns_sample_call (gimple *marker, const site_info &site,
+		     gimple_stmt_iterator *gsi, tree, sample_call &call)
+{
+  tree type = observed_type (site);
+  call.fn = sample_function (observed_unsigned (site)
+			     ? "__sampler_sign_unsigned"
+			     : "__sampler_sign_signed", type);
+  call.args.safe_push (converted (gsi, marker_value (marker, 0), type,
+				  gimple_location (marker)));
+}
+
+const plugin_scheme RETURNS_scheme = {
+  .statement = returns_statement,
+  .sample_call = returns_sample_call,
+};

@@ -1,0 +1,77 @@
+/* What the sample functions of every scheme share (sample.c and the
+   files of runtime/schemes): instrumented code in the slow copy calls them when
+   the countdown runs out at a site (see sampler-abi.h).  Each observes the
+   site, bumping its counters with relaxed atomic adds (any thread may
+   sample the same site), and sets the thread's next countdown itself, so
+   that the call site only decrements, tests and, rarely, calls.
+
+   The integer ones are SAMPLER_PRESERVING (see sampler-internal.h): on
+   x86-64 the plugin calls them from asm statements that clobber nothing
+   but the countdown.  */
+#ifndef SAMPLER_SAMPLE_H
+#define SAMPLER_SAMPLE_H
+
+#include <stdatomic.h>
+
+#include "sampler-abi.h"
+#include "sampler-internal.h"
+
+/* The ABI's slots are plain unsigned long long; they are accessed as the
+   atomic type of the same size and alignment, which GCC guarantees is
+   lock-free and represented the same.  */
+_Static_assert(sizeof(_Atomic unsigned long long) == sizeof(unsigned long long)
+               && _Alignof(_Atomic unsigned long long) == _Alignof(unsigned long long),
+               "counters must be usable as atomics in place");
+
+/* A macro, not a function: the preserving functions are compiled for
+   other target options, and GCC does not inline across those.  */
+#define bump(counters, index)                                                \
+    atomic_fetch_add_explicit((_Atomic unsigned long long *)&(counters)[index], \
+                              1, memory_order_relaxed)
+
+/* 0, 1, 2 for <, ==, >.  */
+#define THREE_WAY(a, b) ((unsigned long)(((a) > (b)) - ((a) < (b)) + 1))
+
+/* Instrumented code counts a thread's visits off its countdown from the
+   start, so in a thread that has not started sampling yet they count off
+   the initial 0 and the first of them calls here: the countdown C it was
+   left with is then relative to 0, and the thread's first countdown is
+   drawn now and added, which gives the countdown as it would have been.
+   The thread starts at its first visit, as it would with a test at every
+   entry into the slow path, without the test.  */
+static inline __attribute__((always_inline)) SAMPLER_PRESERVING long
+started_preserving(long c)
+{
+    if (__builtin_expect(sampler_thread_stream == NULL, 0))
+        c += __sampler_thread_start_preserving();
+    return c;
+}
+
+static inline long started(long c)
+{
+    if (__builtin_expect(sampler_thread_stream == NULL, 0))
+        c += __sampler_thread_start();
+    return c;
+}
+
+/* started_preserving out of line (sample.c), for the single sites: inline,
+   its call would make each of them save twelve registers at every sampled
+   visit.  */
+SAMPLER_PRESERVING __attribute__((noinline)) long
+sampler_started_out_of_line_preserving(long c);
+
+/* For the single sites, which instrumented code calls at a countdown of
+   0: in a thread that had not started, the countdown left after the
+   visit, when that is not the sampled one.  */
+#define UNLESS_FIRST_VISIT_OF_THREAD(start)                                  \
+    do {                                                                     \
+        if (__builtin_expect(sampler_thread_stream == NULL, 0)) {            \
+            long left = start(SAMPLER_COUNTDOWN);                            \
+            if (left > 0) {                                                  \
+                SAMPLER_COUNTDOWN = left;                                    \
+                return;                                                      \
+            }                                                                \
+        }                                                                    \
+    } while (0)
+
+#endif

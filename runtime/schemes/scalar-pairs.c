@@ -1,0 +1,78 @@
+/* scalar-pairs: an assigned value compared with each of the k values of
+   its pairs, one site per pair, sampled as a group of k visits.  */
+#include "sample.h"
+
+/* The visits of a group of k, from 0, that the countdown c (<= 0, left
+   after all k) samples: visit k + c - 1 first, then each one the next
+   countdown reaches (SAMPLE_PAIR: one visit, then on to the next sampled
+   one).  Returns the countdown that follows the group.  The common case,
+   one sampled visit in a started thread, is kept apart from the loop: a
+   preserving function saves every register it touches, and the loop
+   touches many.  */
+#define SAMPLE_PAIR(type, counters, i, values)                               \
+    do {                                                                     \
+        bump(counters, 3 * (i) + THREE_WAY((type)(values)[0],                \
+                                           (type)(values)[(i) + 1]));        \
+        (i) += (unsigned long)sampler_countdown_next_preserving();           \
+    } while (0)
+
+#define SAMPLE_PAIRS_REST(type, counters, i, k, values)                      \
+    do {                                                                     \
+        (i) = (unsigned long)started_preserving((long)(i));                  \
+        while ((i) < (k))                                                    \
+            SAMPLE_PAIR(type, counters, i, values);                          \
+        return (long)((i) - (k) + 1);                                        \
+    } while (0)
+
+#define SAMPLE_PAIRS(type, rest, counters, c, k, values)                     \
+    do {                                                                     \
+        unsigned long i = (unsigned long)((long)(k) + (c) - 1);              \
+        if (__builtin_expect(sampler_thread_stream != NULL && i < (k), 1)) { \
+            SAMPLE_PAIR(type, counters, i, values);                          \
+            if (__builtin_expect(i >= (k), 1))                               \
+                return (long)(i - (k) + 1);                                  \
+        }                                                                    \
+        return rest(counters, i, k, values);                                 \
+    } while (0)
+
+static SAMPLER_PRESERVING __attribute__((noinline)) long
+pairs_signed_rest(unsigned long long *counters, unsigned long i,
+                  unsigned long k, const long long *values)
+{
+    SAMPLE_PAIRS_REST(long long, counters, i, k, values);
+}
+
+static SAMPLER_PRESERVING __attribute__((noinline)) long
+pairs_unsigned_rest(unsigned long long *counters, unsigned long i,
+                    unsigned long k, const unsigned long long *values)
+{
+    SAMPLE_PAIRS_REST(unsigned long long, counters, i, k, values);
+}
+
+static inline __attribute__((always_inline)) SAMPLER_PRESERVING long
+pairs_signed(unsigned long long *counters, long c, unsigned long k,
+             const long long *values)
+{
+    SAMPLE_PAIRS(long long, pairs_signed_rest, counters, c, k, values);
+}
+
+static inline __attribute__((always_inline)) SAMPLER_PRESERVING long
+pairs_unsigned(unsigned long long *counters, long c, unsigned long k,
+               const unsigned long long *values)
+{
+    SAMPLE_PAIRS(unsigned long long, pairs_unsigned_rest, counters, c, k, values);
+}
+
+SAMPLER_EXPORT SAMPLER_PRESERVING void
+__sampler_pairs_signed(unsigned long long *counters, unsigned long k,
+                       const long long *values)
+{
+    SAMPLER_COUNTDOWN = pairs_signed(counters, SAMPLER_COUNTDOWN, k, values);
+}
+
+SAMPLER_EXPORT SAMPLER_PRESERVING void
+__sampler_pairs_unsigned(unsigned long long *counters, unsigned long k,
+                         const unsigned long long *values)
+{
+    SAMPLER_COUNTDOWN = pairs_unsigned(counters, SAMPLER_COUNTDOWN, k, values);
+}
