@@ -32,6 +32,8 @@ static const char help_rest[]
   "      scope rules, in order; the first that matches decides (fnmatch)\n"
   "  -fplugin-arg-sampler-weightless=F,G functions asserted weightless\n"
   "  -fplugin-arg-sampler-pairs-limit=N  most scalar-pairs per assignment (16)\n"
+  "  -fplugin-arg-sampler-hotlist=K      values a values site's hot-list\n"
+  "      holds (16)\n"
   "  -fplugin-arg-sampler-pairs-constants also pair assignments with the\n"
   "      integer constants of the function\n"
   "  -fplugin-arg-sampler-region-limit=N most sites between two checks on\n"
@@ -120,8 +122,8 @@ sampler_help (void)
 
 static const char *const accepted_keys
   = "schemes, include-function, exclude-function, include-file, "
-    "exclude-file, weightless, pairs-limit, pairs-constants, region-limit, "
-    "pad-limit, unsampled, site-table, "
+    "exclude-file, weightless, pairs-limit, pairs-constants, hotlist, "
+    "region-limit, pad-limit, unsampled, site-table, "
     "verbose, dump, help";
 
 /* Parses a comma-separated list of scheme names into *BITS.  Returns false,
@@ -189,6 +191,7 @@ parse_arguments (struct plugin_name_args *info)
   bool ok = true;
   sampler_opts.schemes = SCHEME_BIT (SAMPLER_SCHEME_CHECKS);
   sampler_opts.pairs_limit = 16;
+  sampler_opts.hotlist = 16;
   sampler_opts.region_limit = 0;
   sampler_opts.pad_limit = 16;
   sampler_opts.unsampled = true;
@@ -248,6 +251,18 @@ parse_arguments (struct plugin_name_args *info)
 	    }
 	  else
 	    sampler_opts.pairs_limit = (unsigned) n;
+	}
+      else if (strcmp (key, "hotlist") == 0)
+	{
+	  char *end;
+	  long n = value ? strtol (value, &end, 10) : -1;
+	  if (!value || !*value || *end || n < 1 || n > 1024)
+	    {
+	      bad_value (key, value, "a whole number from 1 to 1024");
+	      ok = false;
+	    }
+	  else
+	    sampler_opts.hotlist = (unsigned) n;
 	}
       else if (strcmp (key, "region-limit") == 0
 	       || strcmp (key, "pad-limit") == 0)

@@ -32,6 +32,7 @@ struct sampler_options
   /* Function names the user asserts are weightless (comma list, or NULL).  */
   const char *weightless_names;
   unsigned pairs_limit;		/* Most scalar-pairs sites per assignment.  */
+  unsigned hotlist;		/* Hot-list capacity of a values site.  */
   /* Most sites a region may have before another check splits it (0: no
      limit).  */
   int region_limit;

@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "hotlist.h"
+
 const struct scheme_info scheme_infos[SAMPLER_N_SCHEMES] = {
 #define SAMPLER_SCHEME(ID, NAME, N_COUNTERS, COUNTERS, MERGE, TEXT)          \
     [SAMPLER_SCHEME_##ID] = { NAME, N_COUNTERS, SAMPLER_MERGE_##MERGE,        \
@@ -11,8 +13,14 @@ const struct scheme_info scheme_infos[SAMPLER_N_SCHEMES] = {
 
 bool site_counter_is_value(const struct site *site, unsigned c)
 {
-    return scheme_infos[site->scheme].merge == SAMPLER_MERGE_MIN_MAX
-           && c != MIN_MAX_SLOT_COUNT;
+    switch (scheme_infos[site->scheme].merge) {
+    case SAMPLER_MERGE_MIN_MAX:
+        return c != MIN_MAX_SLOT_COUNT;
+    case SAMPLER_MERGE_HOT_LIST:
+        return c >= HOT_SLOT_ENTRIES && (c - HOT_SLOT_ENTRIES) % 2 == 0;
+    default:
+        return false;
+    }
 }
 
 /* Bit 0, 1, 2 of "which of <, ==, > were seen": a relation is true when
@@ -38,4 +46,41 @@ bool relation_true(const unsigned long long *values, unsigned k)
 void buffer_append_text(struct byte_buffer *out, const char *text)
 {
     buffer_append(out, text, strlen(text));
+}
+
+/* "x (signed)", "f (...) (unsigned)", "p (pointer)": signed values read
+   as signed, the others as unsigned.  The slots are 3 + 2K: sampled,
+   tau-log2, lock, then K (value, count) pairs.  */
+bool hot_list_read_site(const struct record_reader *reader, struct site *site,
+                             struct diag *d)
+{
+    static const struct {
+        const char *suffix;
+        enum bound_kind kind;
+    } kinds[] = {
+        { "(signed)", BOUND_SIGNED },
+        { "(unsigned)", BOUND_UNSIGNED },
+        { "(pointer)", BOUND_UNSIGNED },
+    };
+    if (site->n_counters < HOT_SLOT_ENTRIES + 2
+        || (site->n_counters - HOT_SLOT_ENTRIES) % 2 != 0)
+        return record_fail(reader, d,
+                           "%s site %u has %u counters; a hot-list of K values has "
+                           "3 + 2K, K >= 1",
+                           scheme_name(site->scheme), site->index, site->n_counters);
+    size_t length = strlen(site->predicate);
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        size_t suffix_length = strlen(kinds[i].suffix);
+        if (length >= suffix_length
+            && strcmp(site->predicate + length - suffix_length, kinds[i].suffix) == 0) {
+            site->bound_kind = kinds[i].kind;
+            return true;
+        }
+    }
+    char shown[128];
+    return record_fail(reader, d,
+                       "%s site %u: predicate '%s' does not end with (signed), "
+                       "(unsigned) or (pointer)",
+                       scheme_name(site->scheme), site->index, quote_for_message(site->predicate, length, shown,
+                                                      sizeof shown));
 }
