@@ -1,5 +1,6 @@
 #include "schemes.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "hotlist.h"
@@ -48,16 +49,38 @@ void buffer_append_text(struct byte_buffer *out, const char *text)
     buffer_append(out, text, strlen(text));
 }
 
+/* Sets the site's value kind from the suffix its predicate ends with, one
+   of KINDS ("x (signed)"); a predicate with none of them is bad input.  */
+bool read_kind_suffix(const struct record_reader *reader, struct site *site,
+                      const struct kind_suffix *kinds, size_t n_kinds, struct diag *d)
+{
+    size_t length = strlen(site->predicate);
+    for (size_t i = 0; i < n_kinds; i++) {
+        size_t suffix_length = strlen(kinds[i].suffix);
+        if (length >= suffix_length
+            && strcmp(site->predicate + length - suffix_length, kinds[i].suffix) == 0) {
+            site->bound_kind = kinds[i].kind;
+            return true;
+        }
+    }
+    char expected[128] = "";
+    for (size_t i = 0; i < n_kinds; i++)
+        snprintf(expected + strlen(expected), sizeof expected - strlen(expected), "%s%s",
+                 i == 0 ? "" : i + 1 == n_kinds ? " or " : ", ", kinds[i].suffix);
+    char shown[128];
+    return record_fail(reader, d, "%s site %u: predicate '%s' does not end with %s",
+                       scheme_name(site->scheme), site->index,
+                       quote_for_message(site->predicate, length, shown, sizeof shown),
+                       expected);
+}
+
 /* "x (signed)", "f (...) (unsigned)", "p (pointer)": signed values read
    as signed, the others as unsigned.  The slots are 3 + 2K: sampled,
    tau-log2, lock, then K (value, count) pairs.  */
 bool hot_list_read_site(const struct record_reader *reader, struct site *site,
                              struct diag *d)
 {
-    static const struct {
-        const char *suffix;
-        enum bound_kind kind;
-    } kinds[] = {
+    static const struct kind_suffix kinds[] = {
         { "(signed)", BOUND_SIGNED },
         { "(unsigned)", BOUND_UNSIGNED },
         { "(pointer)", BOUND_UNSIGNED },
@@ -68,19 +91,5 @@ bool hot_list_read_site(const struct record_reader *reader, struct site *site,
                            "%s site %u has %u counters; a hot-list of K values has "
                            "3 + 2K, K >= 1",
                            scheme_name(site->scheme), site->index, site->n_counters);
-    size_t length = strlen(site->predicate);
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
-        size_t suffix_length = strlen(kinds[i].suffix);
-        if (length >= suffix_length
-            && strcmp(site->predicate + length - suffix_length, kinds[i].suffix) == 0) {
-            site->bound_kind = kinds[i].kind;
-            return true;
-        }
-    }
-    char shown[128];
-    return record_fail(reader, d,
-                       "%s site %u: predicate '%s' does not end with (signed), "
-                       "(unsigned) or (pointer)",
-                       scheme_name(site->scheme), site->index, quote_for_message(site->predicate, length, shown,
-                                                      sizeof shown));
+    return read_kind_suffix(reader, site, kinds, sizeof kinds / sizeof kinds[0], d);
 }

@@ -72,6 +72,14 @@ bool relation_true(const unsigned long long *values, unsigned k);
 
 void buffer_append_text(struct byte_buffer *out, const char *text);
 
+/* A suffix of a site's predicate that names the kind of its values.  */
+struct kind_suffix {
+    const char *suffix;
+    enum bound_kind kind;
+};
+bool read_kind_suffix(const struct record_reader *reader, struct site *site,
+                      const struct kind_suffix *kinds, size_t n_kinds, struct diag *d);
+
 /* The read_site hook of the schemes with hot-lists: checks that SITE has
    3 + 2K counters (K >= 1) and reads the kind of its values from the end
    of its predicate (bound_kind).  */
