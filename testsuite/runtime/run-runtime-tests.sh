@@ -520,15 +520,19 @@ handled $number"
         "$(record "$dir/r.report" exit)|$(checks "$dir/r.report" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')"
 
     # A server stopped with SIGTERM by another process, in main or in a
-    # thread: a full report.
+    # thread: a full report.  The signal can arrive while an interim report
+    # is being written, or between two: the dumping server is stopped
+    # several times to meet both.
     local how pid
-    for how in server thread-server dumping-server; do
+    for how in server thread-server dumping-server dumping-server-2 dumping-server-3 \
+               dumping-server-4 dumping-server-5; do
         dir=$scratch/terminate-$label-$how
         mkdir -p "$dir"
         for build_name in plain instrumented; do
             local program=$bin
             [ $build_name = plain ] && program=$bin.plain
-            SAMPLER_SPARSITY=1 SAMPLER_FILE=$dir/r.report "$program" $how >"$dir.$build_name-out" 2>&1 &
+            SAMPLER_SPARSITY=1 SAMPLER_FILE=$dir/r.report "$program" "${how%-[0-9]}" \
+                >"$dir.$build_name-out" 2>&1 &
             pid=$!
             for _ in $(seq 200); do
                 [ -s "$dir.$build_name-out" ] && break
