@@ -303,8 +303,13 @@ class Bench:
                            % (program.name, proc.stderr[-500:]))
 
     def sampled_visits(self, binary, scratch):
-        """The visits the reports in SCRATCH sampled (each counts one), all
-        sites and schemes together; removes the reports."""
+        """The visits the reports in SCRATCH sampled, all sites and schemes
+        together; removes the reports.  Each count is one visit, but for
+        scalar-pairs by assignment (the default pairs-sites): one visit
+        observes every pair of the assignment, so its visits are those of
+        any one pair (the most counted, should two assignments share a
+        place)."""
+        per_pair = "pairs-sites=pair" in self.args.sampler_flags
         total = 0
         for f in sorted(os.listdir(scratch)):
             if not f.startswith("report-"):
@@ -314,7 +319,17 @@ class Bench:
                 [os.path.join(self.build, "bin", "sampler-report"), "show", path,
                  "--binary", binary, "--format=csv", "--all"],
                 capture_output=True, text=True, check=True).stdout
-            total += sum(int(row["count"]) for row in csv.DictReader(io.StringIO(out)))
+            pairs = {}
+            for row in csv.DictReader(io.StringIO(out)):
+                if row["scheme"] == "scalar-pairs" and not per_pair:
+                    x = row["predicate"].split(" ? ")[0]
+                    assignment = (row["unit"], row["file"], row["line"],
+                                  row["column"], row["function"], x)
+                    pair = pairs.setdefault(assignment, {})
+                    pair[row["site"]] = pair.get(row["site"], 0) + int(row["count"])
+                else:
+                    total += int(row["count"])
+            total += sum(max(pair.values()) for pair in pairs.values())
             os.unlink(path)
         return total
 

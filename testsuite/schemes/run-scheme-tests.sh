@@ -7,7 +7,8 @@
 # pairs, float kinds, bounds; kinds.c: pointers, enums, unsigned types,
 # bit-fields, globals; constants.c: pairs with constants; loops.c: counted
 # loops, which the plugin versions at -O2) is built with
-# every scheme at -O0, -O2 and -O2 -g and run
+# every scheme at -O0, -O2 and -O2 -g, and those with scalar-pairs also
+# at -O2 with pairs-sites=pair (PAIR below), and run
 # (its argument: how many rounds of its work; NAME.args, when present,
 # gives the plugin arguments instead: constants.c tests pairs-constants,
 # within scope rules, loops.c branches only); its counters
@@ -21,8 +22,15 @@
 #   binom(OPT)       at SAMPLER_SPARSITY=100 with ROUNDS rounds and a fixed
 #                    seed, each count counter is within the two-sided
 #                    bounds of Binomial(exact count, 1/100) (confidence
-#                    0.999, Bonferroni over the counters), and so is the
-#                    total of all counters
+#                    0.999, Bonferroni over the counters), and so are each
+#                    scalar-pairs assignment's sampled visits (the samples
+#                    of its first pair) and the total of all sampled visits
+#                    (each assignment's visits once)
+#   together(OPT)    by default an assignment is one visit that observes all
+#                    its pairs: at sparsity 100, every pair of an assignment
+#                    has the same samples
+#   apart(PAIR)      with pairs-sites=pair each pair is sampled alone: some
+#                    assignment's pairs have different samples
 #   bounds(OPT)      at sparsity 100 each bounds site's min and max lie
 #                    within the exact run's (samples are a subset of visits)
 #   same-samples     -O2 -g samples the same visits as -O2 with the same seed
@@ -57,11 +65,13 @@ fi
 
 for src in "$here"/*.c; do
 name=$(basename "$src" .c)
-for opt in -O0 -O2 "-O2 -g"; do
-    dir=$scratch/$name$(printf '%s' "$opt" | tr -d ' '); mkdir -p "$dir"
-    prog=$dir/$name
+PAIR="-O2 -fplugin-arg-sampler-pairs-sites=pair"
+for opt in -O0 -O2 "-O2 -g" "$PAIR"; do
     args=-fplugin-arg-sampler-schemes=$ALL
     [ -f "$here/$name.args" ] && args=$(cat "$here/$name.args")
+    [ "$opt" = "$PAIR" ] && [[ "$args" != *scalar-pairs* ]] && continue
+    dir=$scratch/$name$(printf '%s' "$opt" | tr -d ' '); mkdir -p "$dir"
+    prog=$dir/$name
     if ! (cd "$here" && "$build/bin/sampler-gcc" $opt -fchecking \
             $args "$name.c" -o "$prog" -lm) \
             2>"$dir/build.err"; then
@@ -106,20 +116,64 @@ for opt in -O0 -O2 "-O2 -g"; do
     fi
     # Counters that count (not bounds' min and max), with a non-zero exact count.
     grep -v -e '|min	' -e '|max	' "$dir/pairs" | awk -F'\t' '$2 > 0' >"$dir/counting"
-    m=$(($(wc -l <"$dir/counting") + 1))
+    # Each scalar-pairs assignment's visits, exact and sampled: the counts
+    # of its first pair, added (KEY EXACT SPARSE); in apart, the
+    # assignments whose pairs have different samples; in sampled, those of
+    # more than one pair that were sampled (what together tests).
+    python3 - "$dir/pairs" "$dir/visits" "$dir/apart" "$dir/sampled" <<'PY'
+import collections, sys
+pairs = collections.defaultdict(lambda: collections.defaultdict(lambda: [0, 0]))
+for line in open(sys.argv[1]):
+    key, exact, sparse = line.rstrip("\n").split("\t")
+    place, function, scheme, predicate, counter = key.split("|")
+    if scheme != "scalar-pairs":
+        continue
+    x, y = predicate.split(" ? ")
+    totals = pairs["%s|%s|scalar-pairs|%s ?|visits" % (place, function, x)][y]
+    totals[0] += int(exact)
+    totals[1] += int(sparse)
+with open(sys.argv[2], "w") as visits, open(sys.argv[3], "w") as apart, \
+        open(sys.argv[4], "w") as sampled:
+    for assignment, partners in sorted(pairs.items()):
+        if len(partners) > 1 and any(s > 0 for _, s in partners.values()):
+            sampled.write(assignment + "\n")
+        exact, sparse = partners[min(partners)]
+        if exact > 0:
+            visits.write("%s\t%d\t%d\n" % (assignment, exact, sparse))
+        if len(partners) > 1 and len({s for _, s in partners.values()}) > 1:
+            apart.write("%s: %s\n" % (assignment, " ".join(
+                "%s %d" % (y, s) for y, (_, s) in sorted(partners.items()))))
+PY
+    m=$(($(wc -l <"$dir/counting") + $(wc -l <"$dir/visits") + 1))
     conf=$(awk -v m="$m" 'BEGIN { printf "%.10f", 1 - 0.001 / m }')
     bad=()
     while IFS=$'\t' read -r key exact sparse; do
         "$statcheck" binom "$exact" "$sparse" 1/100 "$conf" >/dev/null ||
             bad+=("$key: $sparse of $exact")
-    done <"$dir/counting"
-    read -r total_exact total_sparse < <(awk -F'\t' '{e += $2; s += $3} END {print e, s}' "$dir/counting")
+    done < <(cat "$dir/counting" "$dir/visits")
+    read -r total_exact total_sparse < <(cat <(grep -v '|scalar-pairs|' "$dir/counting") "$dir/visits" |
+        awk -F'\t' '{e += $2; s += $3} END {print e + 0, s + 0}')
     "$statcheck" binom "$total_exact" "$total_sparse" 1/100 "$conf" >/dev/null ||
         bad+=("total: $total_sparse of $total_exact")
     if [ ${#bad[@]} -eq 0 ]; then
-        pass "binom($name $opt): $((m - 1)) counters and their total ($total_sparse of $total_exact) within bounds"
+        pass "binom($name $opt): $((m - 1)) counters and visit counts, and the total ($total_sparse of $total_exact visits) within bounds"
     else
         fail_with "binom($name $opt)" "${bad[@]}"
+    fi
+    if [ -s "$dir/sampled" ]; then
+        if [ "$opt" = "$PAIR" ]; then
+            if [ -s "$dir/apart" ]; then
+                pass "apart($name $opt): $(wc -l <"$dir/apart") assignments' pairs sampled apart"
+            else
+                fail_with "apart($name $opt): every assignment's pairs have the same samples"
+            fi
+        elif [ -s "$dir/apart" ]; then
+            fail_with "together($name $opt): pairs of one assignment sampled apart" "$(head -5 "$dir/apart")"
+        else
+            pass "together($name $opt): the pairs of each of $(wc -l <"$dir/sampled") sampled assignments sampled together"
+        fi
+    elif [ -s "$dir/visits" ]; then
+        fail_with "together($name $opt): no assignment of several pairs was sampled"
     fi
     # Sampled bounds lie inside the exact ones (a site never sampled keeps 0s).
     if awk -F'\t' '
