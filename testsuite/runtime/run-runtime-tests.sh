@@ -166,7 +166,7 @@ threads_tests() {   # LABEL BINARY
 
 # ---------------------------------------------------------------------------
 going_threaded_test() {   # LABEL BINARY
-    local label=$1 bin=$2 dir=$scratch/going-threaded-$1 rounds=200000
+    local label=$1 bin=$2 dir=$scratch/going-threaded-$1 rounds=1000000
     mkdir -p "$dir"
     SAMPLER_SPARSITY=1 SAMPLER_FILE=$dir/exact.report "$bin" $rounds >"$dir/exact.out"
     same "going-threaded $label sp=1: every call ran, and the report counts all 11 x $rounds" \
