@@ -19,7 +19,8 @@ callgrind on a smaller input, repeatable to the instruction whatever the
 machine is doing.  Text size (of the executable) and compile time (CPU
 seconds of the build, configure excluded) are per build.
 
-Writes results.md and results.json into --out-dir (default: bench/).
+Writes results.md and results.json into --out-dir (default: BUILD/bench/,
+beside the cached builds).
 
 Usage: bench.py --build-dir BUILD [--programs bzip2,lua] [--runs 5]
                 [--size full] [--callgrind-size small] [--smoke]
@@ -127,9 +128,10 @@ class Bench:
         self.data = os.path.join(self.work, "data")
         os.makedirs(self.data, exist_ok=True)
         self.sampler_gcc = os.path.join(self.build, "bin", "sampler-gcc")
-        # What the builds depend on, besides their flags: the recipes, and
-        # for sampler builds, the plugin, runtime and wrapper.
-        self.recipes_key = file_digest(os.path.join(HERE, "programs.py"))
+        # What the builds depend on, besides their flags: the recipes (ours,
+        # and the real-program tests' where a program uses them), and for
+        # sampler builds, the plugin, runtime and wrapper.
+        self.programs_key = file_digest(os.path.join(HERE, "programs.py"))
         self.sampler_key = "".join(
             file_digest(os.path.join(self.build, p)) for p in
             ("lib/sampler/sampler.so", "lib/libsampler.so.0", "bin/sampler-gcc"))
@@ -145,18 +147,27 @@ class Bench:
                                                          out.stderr.strip()))
         return out.stdout.strip().splitlines()[-1]
 
+    def recipes_key(self, program):
+        return self.programs_key + "".join(
+            file_digest(f) for f in program.recipe_files())
+
     def configured(self, program):
-        """A copy of the source, configured once with plain gcc."""
+        """A copy of the source, configured once with plain gcc (again when
+        the recipes change)."""
         tree = os.path.join(self.work, program.name, "configured")
         stamp = tree + ".done"
+        key = self.recipes_key(program)
         if os.path.exists(stamp):
-            return tree
+            with open(stamp) as f:
+                if f.read() == key:
+                    return tree
         log_line("%s: configuring" % program.name)
         programs.copy_tree(self.source(program), tree)
         env = dict(os.environ, CC="gcc", CFLAGS="-O2")
         with open(tree + ".log", "w") as log:
             program.configure(tree, env, log)
-        open(stamp, "w").close()
+        with open(stamp, "w") as f:
+            f.write(key)
         return tree
 
     def variant(self, name):
@@ -174,7 +185,7 @@ class Bench:
         """Builds VARIANT of PROGRAM, or reuses the build if nothing it
         depends on changed; returns its record."""
         kind, cflags = self.variant(variant)
-        key = json.dumps([kind, cflags, self.recipes_key,
+        key = json.dumps([kind, cflags, self.recipes_key(program),
                           self.sampler_key if kind == "sampler" else ""])
         tree = os.path.join(self.work, program.name, variant)
         stamp = tree + ".json"
@@ -625,7 +636,9 @@ def main():
                         choices=["full", "small", "tiny", ""],
                         help="workload counted with callgrind ('' for none)")
     parser.add_argument("--jobs", type=int, default=2, help="parallel compiles")
-    parser.add_argument("--out-dir", default=HERE)
+    parser.add_argument("--out-dir", default="",
+                        help="where results.md and results.json go "
+                        "(default: BUILD_DIR/bench)")
     parser.add_argument("--sampler-flags", default="",
                         help="more flags for the sampler builds (with =), e.g. "
                         "-fplugin-arg-sampler-region-limit=16")
@@ -662,6 +675,7 @@ def main():
         parser.error("valgrind is needed for instruction counts (or --callgrind-size '')")
 
     bench = Bench(args)
+    args.out_dir = args.out_dir or bench.work
     results = {"meta": dict(machine(), command=" ".join(["bench/bench.py"] + sys.argv[1:]),
                             runs=args.runs, size=args.size,
                             callgrind_size=args.callgrind_size),

@@ -3,7 +3,13 @@ is built, and the deterministic CPU-bound workload it runs.
 
 Every program is a Debian source package, fetched and unpacked by
 testsuite/tools/fetch-debian-source.sh into a cache outside the
-repository.  A workload has three sizes: "full" (timed; about 1 to 5 s
+repository.  Where the real-program tests have a recipe for the package
+(testsuite/real/packages/PACKAGE.sh), the program names it, and is
+configured and built with the tests' helpers (testsuite/real/lib.sh:
+autotools_configure, autotools_make), so that how a Debian tree is built
+(which generated files stand as shipped) is said in one place.  The
+benchmark builds only the program it runs, statically, where the tests
+build the whole package and its shared libraries.  A workload has three sizes: "full" (timed; about 1 to 5 s
 for the plain build on the reference machine), "small" (counted
 instruction by instruction under callgrind) and "tiny" (the smoke test of
 `make check`).  A run's standard output must be the same for every build
@@ -15,16 +21,23 @@ import random
 import shutil
 import subprocess
 
-# Debian packages a fresh bookworm machine needs to build the programs (on
-# top of the project's own build dependencies).
-APT_DEPS = ["autoconf", "automake", "libtool", "tcl", "bison", "flex",
-            "texinfo"]
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REAL = os.path.join(TOP, "testsuite", "real")
+RECIPE_HELPERS = os.path.join(REAL, "lib.sh")
 
 
 class Program:
     name = ""
-    package = ""
+    package = ""        # the Debian source package
+    recipe = False      # whether testsuite/real/packages/PACKAGE.sh exists
     sizes = {}          # size name -> workload parameter
+
+    def recipe_files(self):
+        """The test suite's files this program's build depends on."""
+        if not self.recipe:
+            return []
+        return [RECIPE_HELPERS,
+                os.path.join(REAL, "packages", self.package + ".sh")]
 
     def configure(self, tree, env, log):
         """Prepares a fresh copy of the source for building (once, with
@@ -50,6 +63,19 @@ def run_logged(argv, cwd, log, env=None):
     log.flush()
     subprocess.run(argv, cwd=cwd, stdout=log, stderr=subprocess.STDOUT,
                    check=True, env=env)
+
+
+def recipe_shell(program, script, args, tree, log, env=None):
+    """Runs the bash SCRIPT (its arguments: ARGS) in TREE with
+    testsuite/real/lib.sh and PROGRAM's recipe sourced, as the real-program
+    tests run a recipe's phases.  The helpers read CC, CFLAGS, LDFLAGS and
+    JOBS from ENV (default: this process's environment)."""
+    helpers, recipe = program.recipe_files()
+    env = dict(env if env is not None else os.environ)
+    env.setdefault("LDFLAGS", "")
+    env.setdefault("JOBS", "1")
+    run_logged(["bash", "-c", '. "$0" && . "$1" && shift && ' + script,
+                helpers, recipe] + list(args), tree, log, env)
 
 
 def compiler_variable(cc, cflags):
@@ -140,6 +166,8 @@ class Compressor(Program):
 
 
 class Bzip2(Compressor):
+    """The recipe's Makefile links bzip2 against libbz2.so; the benchmark
+    compiles the eight sources into one executable instead."""
     name = "bzip2"
     package = "bzip2"
     level = "-9"
@@ -155,52 +183,59 @@ class Bzip2(Compressor):
 class Gzip(Compressor):
     name = "gzip"
     package = "gzip"
+    recipe = True
     corpus_mib = 48
     sizes = {"full": 48, "small": 1, "tiny": 0.05}
 
     def configure(self, tree, env, log):
-        run_logged(["./configure", "--disable-silent-rules"], tree, log, env)
-        run_logged(["make", "version.h"], tree, log, env)
+        recipe_shell(self, "autotools_configure --disable-silent-rules && "
+                     "autotools_make version.h", [], tree, log, env)
 
     def build(self, tree, cc, cflags, jobs, log):
-        flags = [compiler_variable(cc, cflags)]
         # gnulib's lib/ is part of the program; the documentation is not.
-        run_logged(["make", "-j%d" % jobs] + flags, os.path.join(tree, "lib"), log)
-        run_logged(["make", "-j%d" % jobs] + flags + ["gzip"], tree, log)
+        recipe_shell(self, 'autotools_make -C lib "$1" && autotools_make "$1" gzip',
+                     [compiler_variable(cc, cflags)], tree, log,
+                     dict(os.environ, JOBS=str(jobs)))
         return os.path.join(tree, "gzip")
 
 
 class Xz(Compressor):
     name = "xz"
     package = "xz-utils"
+    recipe = True
     sizes = {"full": 3, "small": 0.25, "tiny": 0.05}
 
     def configure(self, tree, env, log):
-        run_logged(["./configure", "--disable-shared", "--disable-nls",
-                    "--disable-doc", "--disable-scripts", "--disable-xzdec",
-                    "--disable-lzmadec", "--disable-lzmainfo",
-                    "--disable-lzma-links", "--disable-threads"],
-                   tree, log, env)
+        recipe_shell(self, 'autotools_configure "$@"',
+                     ["--disable-shared", "--disable-nls", "--disable-doc",
+                      "--disable-scripts", "--disable-xzdec",
+                      "--disable-lzmadec", "--disable-lzmainfo",
+                      "--disable-lzma-links", "--disable-threads"],
+                     tree, log, env)
 
     def build(self, tree, cc, cflags, jobs, log):
-        flags = [compiler_variable(cc, cflags)]
-        run_logged(["make", "-j%d" % jobs] + flags, os.path.join(tree, "src/liblzma"),
-                   log)
-        run_logged(["make", "-j%d" % jobs] + flags, os.path.join(tree, "src/xz"), log)
+        recipe_shell(self, 'autotools_make -C src/liblzma "$1" && '
+                     'autotools_make -C src/xz "$1"',
+                     [compiler_variable(cc, cflags)], tree, log,
+                     dict(os.environ, JOBS=str(jobs)))
         return os.path.join(tree, "src/xz/xz")
 
 
 class Sqlite3(Program):
+    """The recipe builds the library from separate sources, for its Tcl
+    suite; the benchmark compiles the amalgamation, the whole library as
+    one unit, as most programs that embed sqlite do."""
     name = "sqlite3"
     package = "sqlite3"
+    recipe = True
     sizes = {"full": 120000, "small": 5000, "tiny": 300}   # rows
     defines = ["-DSQLITE_THREADSAFE=0", "-DSQLITE_OMIT_LOAD_EXTENSION"]
 
     def configure(self, tree, env, log):
-        run_logged(["./configure", "--disable-shared", "--disable-tcl",
-                    "--disable-readline"], tree, log, env)
-        # The amalgamation: the whole library as one unit (tclsh makes it).
-        run_logged(["make", "sqlite3.c", "shell.c"], tree, log, env)
+        # tclsh makes the amalgamation.
+        recipe_shell(self, "autotools_configure --disable-shared --disable-tcl "
+                     "--disable-readline && autotools_make sqlite3.c shell.c",
+                     [], tree, log, env)
 
     def build(self, tree, cc, cflags, jobs, log):
         return compile_sources(tree, cc, cflags + self.defines,
@@ -253,17 +288,16 @@ class Lua(Program):
 class Bc(Program):
     name = "bc"
     package = "bc"
+    recipe = True
     sizes = {"full": 1500, "small": 250, "tiny": 50}   # digits of pi
 
     def configure(self, tree, env, log):
-        # Debian's patches touch Makefile.am.
-        run_logged(["autoreconf", "-fi"], tree, log, env)
-        run_logged(["./configure"], tree, log, env)
+        recipe_shell(self, "autotools_configure", [], tree, log, env)
 
     def build(self, tree, cc, cflags, jobs, log):
-        flags = [compiler_variable(cc, cflags)]
-        run_logged(["make", "-j%d" % jobs] + flags, os.path.join(tree, "lib"), log)
-        run_logged(["make", "-j%d" % jobs] + flags, os.path.join(tree, "bc"), log)
+        recipe_shell(self, 'autotools_make -C lib "$1" && autotools_make -C bc "$1"',
+                     [compiler_variable(cc, cflags)], tree, log,
+                     dict(os.environ, JOBS=str(jobs)))
         return os.path.join(tree, "bc", "bc")
 
     def prepare_input(self, data_dir, size):

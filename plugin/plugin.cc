@@ -245,7 +245,7 @@ parse_arguments (struct plugin_name_args *info)
 	{
 	  char *end;
 	  long n = value ? strtol (value, &end, 10) : -1;
-	  if (!value || !*value || *end || n < 0 || n > 1000)
+	  if (!value || !ISDIGIT (*value) || *end || n < 0 || n > 1000)
 	    {
 	      bad_value (key, value, "a whole number from 0 to 1000");
 	      ok = false;
@@ -270,7 +270,7 @@ parse_arguments (struct plugin_name_args *info)
 	{
 	  char *end;
 	  long n = value ? strtol (value, &end, 10) : -1;
-	  if (!value || !*value || *end || n < 0 || n > 100000)
+	  if (!value || !ISDIGIT (*value) || *end || n < 0 || n > 100000)
 	    {
 	      bad_value (key, value, "a whole number from 0 to 100000");
 	      ok = false;

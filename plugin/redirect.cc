@@ -72,6 +72,9 @@ wrapper_decl (unsigned index, tree fndecl)
       decl = runtime_function_decl (redirections[index].wrapper,
 				    TREE_TYPE (fndecl), false);
       TREE_NOTHROW (decl) = TREE_NOTHROW (fndecl);
+      /* _exit and the like do not return: neither do their wrappers, and
+	 the call must stay the last statement of its block.  */
+      TREE_THIS_VOLATILE (decl) = TREE_THIS_VOLATILE (fndecl);
     }
   return decl;
 }

@@ -123,7 +123,6 @@ gasm *build_marker (unsigned index, location_t loc, tree value = NULL_TREE);
 tree as_operand (tree value, after_stmt_inserter &seq, location_t loc);
 /* Source-like text for the value T (xmalloc'd).  */
 char *expression_text (tree t);
-const char *comparison_text (enum tree_code code);
 /* The called function's name, or "(*fn)".  */
 const char *callee_text (gimple *call);
 /* Whether LOC is the program's own code.  */

@@ -1,7 +1,14 @@
 /* Configuration from the environment: SAMPLER_SPARSITY, SAMPLER_SEED,
    SAMPLER_FILE, SAMPLER_REPORT_FD and SAMPLER_INTERVAL.  Bad values never stop the program:
    they switch sampling off and leave one warning line per bad variable on
-   stderr.  */
+   stderr.
+
+   A process the kernel marks secure (AT_SECURE: set-user-ID or
+   set-group-ID, file capabilities, a security module's say) reads none of
+   them, as the dynamic loader ignores LD_PRELOAD there: its environment
+   comes from a user it does not trust, who must not choose where it
+   writes.  Sampling stays off, silently (no warning either: the
+   program's output is its own).  See docs/security.md.  */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -9,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -195,9 +203,19 @@ static bool report_fd_usable(struct sampler_config *config)
     return false;
 }
 
+bool sampler_process_is_secure(void)
+{
+    return getauxval(AT_SECURE) != 0;
+}
+
 void sampler_config_from_environment(struct sampler_config *out)
 {
     char err[2048];
+
+    if (sampler_process_is_secure()) {
+        set_off(out);
+        return;
+    }
     const struct sampler_environment env = {
         .sparsity = getenv("SAMPLER_SPARSITY"),
         .seed = getenv("SAMPLER_SEED"),

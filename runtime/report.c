@@ -1,6 +1,7 @@
 /* Reports: the counters of every registered unit, in the text format of
-   runtime/report-format.md, written when the process image ends (exit, a
-   fatal signal, exec), every SAMPLER_INTERVAL seconds, and on demand.
+   runtime/report-format.md, written when the process image ends (exit,
+   _exit and quick_exit (see exit.c), a fatal or terminating signal, exec),
+   every SAMPLER_INTERVAL seconds, and on demand.
 
    A report goes to SAMPLER_REPORT_FD, or to a file named by SAMPLER_FILE.
    A file is written under a temporary name in the same directory and then
@@ -214,18 +215,33 @@ static void release_lock(void)
     atomic_store_explicit(&report_owner, 0, memory_order_release);
 }
 
+/* The signal mask of the thread that took the lock with
+   sampler_report_lock.  */
+static __thread sigset_t lock_saved_mask __attribute__((tls_model("initial-exec")));
+
+/* The terminating signals wait while the lock is held outside a report
+   (a reset, a failed exec, an unloaded unit): their handler writes a
+   report, and would find the lock taken by its own thread.  */
 void sampler_report_lock(void)
 {
+    static const int terminating[] = { SAMPLER_TERMINATING_SIGNALS };
     int cancel_state;
+    sigset_t blocked, saved_mask;
 
+    sigemptyset(&blocked);
+    for (size_t i = 0; i < sizeof terminating / sizeof terminating[0]; i++)
+        sigaddset(&blocked, terminating[i]);
+    pthread_sigmask(SIG_BLOCK, &blocked, &saved_mask);
     pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
     (void)acquire_lock(false);
     pthread_setcancelstate(cancel_state, NULL);
+    lock_saved_mask = saved_mask;
 }
 
 void sampler_report_unlock(void)
 {
     release_lock();
+    pthread_sigmask(SIG_SETMASK, &lock_saved_mask, NULL);
 }
 
 /* ---- The report's text -------------------------------------------------- */
@@ -333,6 +349,14 @@ static void output_report(struct output *out, const struct sampler_config *confi
     case SAMPLER_EXIT_EXEC:
         output_text(out, "exit\texec");
         break;
+    case SAMPLER_EXIT_UNDERSCORE:
+        output_text(out, "exit\t_exit\t");
+        output_decimal(out, (unsigned long long)value);
+        break;
+    case SAMPLER_EXIT_QUICK:
+        output_text(out, "exit\tquick_exit\t");
+        output_decimal(out, (unsigned long long)value);
+        break;
     }
     output_char(out, '\n');
     sampler_units_visit(output_unit, &context);
@@ -403,9 +427,15 @@ long sampler_report_expand(const char *pattern,
                 return -1;
             continue;
         }
-        /* The host name, which must not add directories.  */
-        for (const char *h = values->host; *h != '\0'; h++) {
-            char byte[2] = { *h == '/' ? '_' : *h, '\0' };
+        /* The host name, which must not add directories or climb out of
+           one: '/' becomes '_', and so does every dot of a name that is
+           only dots ("." or ".."); an empty name is "_".  */
+        const char *host = values->host;
+        bool only_dots = strspn(host, ".") == strlen(host);
+        if (host[0] == '\0' && !append(path, size, &length, "_"))
+            return -1;
+        for (const char *h = host; *h != '\0'; h++) {
+            char byte[2] = { *h == '/' || only_dots ? '_' : *h, '\0' };
             if (!append(path, size, &length, byte))
                 return -1;
         }
@@ -430,10 +460,23 @@ static int make_parent_directories(char *path)
     return 0;
 }
 
+/* Whether what is at path is a leftover temporary file of this user's
+   (same pid, an earlier boot or another container): a regular file that
+   the process's effective user owns, not a link.  */
+static bool is_own_leftover(const char *path)
+{
+    struct stat status;
+
+    return lstat(path, &status) == 0 && S_ISREG(status.st_mode)
+           && status.st_uid == geteuid();
+}
+
 /* Creates the temporary file, and the directories it needs.  O_EXCL and
    O_NOFOLLOW: nobody else's file or link is written through, even in a
-   shared directory; a leftover of ours (same pid, earlier boot or
-   container) is removed first.  */
+   shared directory; a leftover of ours is removed first, and anything
+   else there (another user's file, a link, a directory) is left alone:
+   root, whom a sticky directory does not stop, must not remove another
+   user's file.  */
 static int create_temporary(char *temporary)
 {
     const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY;
@@ -441,8 +484,13 @@ static int create_temporary(char *temporary)
 
     if (fd < 0 && errno == ENOENT && make_parent_directories(temporary) == 0)
         fd = open(temporary, flags, 0666);
-    if (fd < 0 && errno == EEXIST && unlink(temporary) == 0)
+    if (fd < 0 && errno == EEXIST) {
+        if (!is_own_leftover(temporary) || unlink(temporary) != 0) {
+            errno = EEXIST;
+            return -1;
+        }
         fd = open(temporary, flags, 0666);
+    }
     return fd;
 }
 
@@ -699,6 +747,11 @@ static void quiet_signals_begin(struct quiet_signals *quiet, bool block_fatal)
        itself, a fault, kills the process at once, as the kernel does for
        blocked faults.  (In a fatal-signal handler, signals.c deals with a
        fault in the report.)  */
+    /* A terminating signal waits for the report being written, and then
+       has one of its own (see signals.c).  */
+    static const int terminating[] = { SAMPLER_TERMINATING_SIGNALS };
+    for (size_t i = 0; i < sizeof terminating / sizeof terminating[0]; i++)
+        sigaddset(&blocked, terminating[i]);
     if (block_fatal) {
         sigaddset(&blocked, SIGSEGV);
         sigaddset(&blocked, SIGBUS);
@@ -908,4 +961,5 @@ void sampler_report_arm(void)
 {
     keep_runtime_loaded();
     (void)on_exit(report_at_exit, NULL);
+    (void)at_quick_exit(sampler_report_at_quick_exit);
 }

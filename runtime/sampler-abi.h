@@ -210,7 +210,10 @@ enum sampler_merge_kind {
    In every function it compiles, the plugin replaces direct calls to these
    C library functions (X(function, wrapper), by assembler name) by calls
    to the runtime's wrapper, which has the same type: the exec family (the
-   image's report is written before it is replaced), daemon (whose parent
+   image's report is written before it is replaced), _exit, _Exit and
+   quick_exit (which run no exit handler: the report is written first;
+   GCC's __builtin__exit and __builtin__Exit have the same assembler
+   names and are redirected too), daemon (whose parent
    leaves with _exit: its counts so far go into an interim report first,
    since the child counts from zero), pthread_create
    (threads numbered in creation order get their random streams from that
@@ -224,6 +227,8 @@ enum sampler_merge_kind {
     X(execlp, __sampler_execlp) X(execv, __sampler_execv)                     \
     X(execve, __sampler_execve) X(execvp, __sampler_execvp)                   \
     X(execvpe, __sampler_execvpe) X(fexecve, __sampler_fexecve)               \
+    X(_exit, __sampler__exit) X(_Exit, __sampler__Exit)                       \
+    X(quick_exit, __sampler_quick_exit)                                       \
     X(daemon, __sampler_daemon)                                               \
     X(pthread_create, __sampler_pthread_create)                               \
     X(signal, __sampler_signal) X(sysv_signal, __sampler_sysv_signal)         \

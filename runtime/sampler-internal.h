@@ -64,7 +64,11 @@ struct sampler_environment {
 int sampler_config_parse(const struct sampler_environment *env,
                          struct sampler_config *out, char *err, size_t errlen);
 
-/* Reads the real environment: parses it, writes any warning to stderr, and
+/* Whether the kernel runs the process in secure mode (AT_SECURE): then no
+   SAMPLER_* variable is read and sampling is off.  */
+bool sampler_process_is_secure(void);
+
+/* Reads the real environment (none of it in secure mode): parses it, writes any warning to stderr, and
    gives an unseeded configuration a fresh seed.  When sampling is on, it
    also turns sampling off (with a warning) if SAMPLER_REPORT_FD is not open
    for writing, and makes a relative SAMPLER_FILE absolute against the
@@ -247,6 +251,8 @@ enum sampler_ending {
     SAMPLER_EXIT_STATUS,   /* normal exit, with its status */
     SAMPLER_EXIT_SIGNAL,   /* killed by a signal, with its number */
     SAMPLER_EXIT_EXEC,     /* the image is about to be replaced by exec */
+    SAMPLER_EXIT_UNDERSCORE, /* _exit or _Exit, with its status */
+    SAMPLER_EXIT_QUICK,    /* quick_exit, with its status */
 };
 
 /* What the %-sequences of SAMPLER_FILE stand for in one report's name.  */
@@ -298,6 +304,10 @@ void sampler_report_reset(void);
    is on (called by the process configuration).  */
 void sampler_report_arm(void);
 
+/* The at_quick_exit handler that writes the report of a quick_exit called
+   through the runtime (see exit.c).  */
+void sampler_report_at_quick_exit(void);
+
 /* Fork handlers of the report writer: hold the report lock across fork; in
    the child, start afresh (no previous report, new pid) and name the parent
    in every report (the `parent' record).  */
@@ -312,9 +322,17 @@ void sampler_interval_start(const struct sampler_config *config);
 
 /* ---- Signals ------------------------------------------------------------- */
 
+/* The signals, other than the fatal ones, whose default action ends the
+   process: the runtime reports them where the program leaves the default
+   (see signals.c).  */
+#define SAMPLER_TERMINATING_SIGNALS                                           \
+    SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE,      \
+    SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF
+
 /* Installs the fatal-signal handlers (SIGSEGV, SIGBUS, SIGFPE, SIGILL,
-   SIGABRT, SIGTRAP) and an alternate signal stack for the calling (main)
-   thread, when sampling is on.  */
+   SIGABRT, SIGTRAP), the handler of the terminating signals left at their
+   default, and an alternate signal stack for the calling (main) thread,
+   when sampling is on.  */
 void sampler_signals_arm(void);
 
 /* An alternate signal stack for a new thread, if it has none, so that a

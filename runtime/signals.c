@@ -1,4 +1,27 @@
-/* Reports from runs that die of a fatal signal: SIGSEGV, SIGBUS, SIGFPE,
+/* Reports from runs that die of a signal.
+
+   Terminating signals (SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2,
+   SIGALRM, SIGPIPE, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF: how servers are
+   stopped, how pipelines end) are taken only where the program leaves them
+   at the default action: the runtime's handler stands for the default,
+   writes the report ("exit signal N"), restores the default and sends the
+   signal again, which ends the process as it would have (same wait
+   status, same core dump).  A disposition the program sets through
+   signal() or sigaction() (redirected by the plugin to the wrappers
+   below) is installed as it is, so that its handler runs as the kernel
+   calls it (mask, SA_RESTART, stack) and an ignored signal stays ignored;
+   setting the default action again installs the runtime's handler, and
+   the program is told the default where the runtime's handler is.  A
+   one-shot handler (SA_RESETHAND) is installed without the flag, behind a
+   trampoline that puts the runtime's handler back, as the kernel would
+   have put back the default, and calls it.  A signal ignored when the
+   runtime starts (nohup, a shell's background job) stays ignored: the
+   runtime never installs a handler over SIG_IGN, nor over a handler set
+   before it started.  The runtime's handler blocks the other terminating
+   signals: the first one to arrive ends the process; one that arrives in
+   another thread meanwhile is dropped, as the process dies anyway.
+
+   Fatal signals: SIGSEGV, SIGBUS, SIGFPE,
    SIGILL, SIGABRT and SIGTRAP.  When sampling is on, the runtime installs
    its handler for each; the handler writes the report (async-signal-safe:
    see report.c), records the signal, and lets the signal take the process
@@ -40,6 +63,11 @@
 static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP };
 #define N_FATAL (sizeof fatal_signals / sizeof fatal_signals[0])
 
+/* The signals whose default action ends the process, other than the fatal
+   ones (report.c blocks them too while it writes a report).  */
+static const int terminating_signals[] = { SAMPLER_TERMINATING_SIGNALS };
+#define N_TERMINATING (sizeof terminating_signals / sizeof terminating_signals[0])
+
 /* At least this much alternate stack: the report writer's frames, a
    program handler, and the kernel's signal frame (which grows with the
    vector registers).  */
@@ -52,6 +80,13 @@ static atomic_flag disposition_lock = ATOMIC_FLAG_INIT;
 static atomic_bool handlers_installed;
 
 static char main_altstack[ALTSTACK_SIZE] __attribute__((aligned(16)));
+
+/* The program's one-shot (SA_RESETHAND) handlers for the terminating
+   signals, called by on_one_shot_signal; under disposition_lock.  */
+static struct sigaction one_shot_actions[N_TERMINATING];
+
+/* The terminating signal that is ending the process, 0 when none.  */
+static atomic_int terminating_signal;
 
 /* The signal whose report the thread is writing, 0 when none.  */
 static __thread int signal_being_reported __attribute__((tls_model("initial-exec")));
@@ -80,20 +115,37 @@ static void unlock_dispositions(const sigset_t *saved_mask)
     pthread_sigmask(SIG_SETMASK, saved_mask, NULL);
 }
 
+/* The forking thread's signal mask, kept while fork holds the lock.  */
+static sigset_t fork_saved_mask;
+
+/* Signals stay blocked from here until the fork is over in both
+   processes: a handler that takes this lock (or the report lock, taken
+   next) must not interrupt the thread that holds it.  */
 void sampler_signals_fork_prepare(void)
 {
-    while (atomic_flag_test_and_set_explicit(&disposition_lock, memory_order_acquire))
-        ;
+    sigset_t saved_mask;
+
+    lock_dispositions(&saved_mask);
+    fork_saved_mask = saved_mask;
 }
 
 void sampler_signals_fork_parent(void)
 {
-    atomic_flag_clear_explicit(&disposition_lock, memory_order_release);
+    unlock_dispositions(&fork_saved_mask);
 }
 
 void sampler_signals_fork_child(void)
 {
-    atomic_flag_clear_explicit(&disposition_lock, memory_order_release);
+    atomic_store_explicit(&terminating_signal, 0, memory_order_relaxed);
+    unlock_dispositions(&fork_saved_mask);
+}
+
+static int terminating_index(int signal_number)
+{
+    for (size_t i = 0; i < N_TERMINATING; i++)
+        if (terminating_signals[i] == signal_number)
+            return (int)i;
+    return -1;
 }
 
 static void on_fatal_signal(int signal_number, siginfo_t *info, void *context);
@@ -279,6 +331,154 @@ static void on_fatal_signal(int signal_number, siginfo_t *info, void *context)
     errno = saved_errno;
 }
 
+/* ---- Terminating signals ------------------------------------------------ */
+
+static void on_terminating_signal(int signal_number, siginfo_t *info, void *context);
+static void on_one_shot_signal(int signal_number, siginfo_t *info, void *context);
+
+/* The runtime's stand-in for the default action.  */
+static struct sigaction terminating_action;
+
+static bool is_terminating_handler(const struct sigaction *action)
+{
+    return (action->sa_flags & SA_SIGINFO) != 0
+           && action->sa_sigaction == on_terminating_signal;
+}
+
+static bool is_one_shot_trampoline(const struct sigaction *action)
+{
+    return (action->sa_flags & SA_SIGINFO) != 0
+           && action->sa_sigaction == on_one_shot_signal;
+}
+
+static void on_terminating_signal(int signal_number, siginfo_t *info, void *context)
+{
+    int saved_errno = errno;
+    int expected = 0;
+
+    (void)info;
+    (void)context;
+    /* A child made by vfork or clone shares the parent's memory: it
+       touches none of it, and dies as the default action would.  */
+    if (getpid() != sampler_process_pid()) {
+        set_default_action(signal_number);
+        tgkill(getpid(), gettid(), signal_number);
+        errno = saved_errno;
+        return;
+    }
+    /* Another thread is already ending the process by a terminating
+       signal: this one is dropped.  */
+    if (!atomic_compare_exchange_strong_explicit(&terminating_signal, &expected,
+                                                 signal_number, memory_order_acq_rel,
+                                                 memory_order_relaxed)) {
+        errno = saved_errno;
+        return;
+    }
+    signal_being_reported = signal_number;
+    (void)sampler_report_write_from_signal(SAMPLER_EXIT_SIGNAL, signal_number);
+    signal_being_reported = 0;
+    /* Blocked in this handler, the signal arrives with the default action
+       as soon as the handler returns.  */
+    set_default_action(signal_number);
+    tgkill(getpid(), gettid(), signal_number);
+    errno = saved_errno;
+}
+
+/* The program's SA_RESETHAND handler, installed without the flag: the
+   runtime's handler goes back in place (the default the kernel would have
+   restored), then the program's runs, under the mask the kernel gave it.  */
+static void on_one_shot_signal(int signal_number, siginfo_t *info, void *context)
+{
+    int index = terminating_index(signal_number);
+    struct sigaction program, current;
+    sigset_t saved_mask;
+
+    if (index < 0)
+        return;
+    lock_dispositions(&saved_mask);
+    program = one_shot_actions[index];
+    if (sigaction(signal_number, NULL, &current) == 0 && is_one_shot_trampoline(&current))
+        sigaction(signal_number, &terminating_action, NULL);
+    unlock_dispositions(&saved_mask);
+    if (program.sa_handler == SIG_DFL || program.sa_handler == SIG_IGN)
+        return;
+    if (program.sa_flags & SA_SIGINFO)
+        program.sa_sigaction(signal_number, info, context);
+    else
+        program.sa_handler(signal_number);
+}
+
+/* The disposition the program sees for a terminating signal: the default
+   where the runtime's handler is, its own one-shot handler where the
+   trampoline is.  */
+static struct sigaction program_view(int index, const struct sigaction *current)
+{
+    struct sigaction view = *current;
+
+    if (is_terminating_handler(current)) {
+        memset(&view, 0, sizeof view);
+        view.sa_handler = SIG_DFL;
+        sigemptyset(&view.sa_mask);
+    } else if (is_one_shot_trampoline(current)) {
+        view = one_shot_actions[index];
+    }
+    return view;
+}
+
+/* sigaction() for a terminating signal once the runtime is armed.  */
+static int set_terminating_action(int signal_number, const struct sigaction *action,
+                                  struct sigaction *old_action)
+{
+    int index = terminating_index(signal_number);
+    struct sigaction current, installed;
+    sigset_t saved_mask;
+
+    lock_dispositions(&saved_mask);
+    int result = sigaction(signal_number, NULL, &current);
+    if (result == 0 && action != NULL) {
+        installed = *action;
+        if (action->sa_handler == SIG_DFL || is_terminating_handler(action)) {
+            installed = terminating_action;
+        } else if (is_one_shot_trampoline(action)) {
+            /* Handed back by a program that read it: what it stands for.  */
+            installed = current;
+        } else if ((action->sa_flags & SA_RESETHAND) && action->sa_handler != SIG_IGN) {
+            one_shot_actions[index] = *action;
+            installed.sa_flags = (action->sa_flags & ~SA_RESETHAND) | SA_SIGINFO;
+            installed.sa_sigaction = on_one_shot_signal;
+        }
+        result = sigaction(signal_number, &installed, NULL);
+    }
+    int error = errno;
+    if (result == 0 && old_action != NULL)
+        *old_action = program_view(index, &current);
+    unlock_dispositions(&saved_mask);
+    errno = error;
+    return result;
+}
+
+/* Installs the runtime's handler for each terminating signal left at the
+   default action; called with the dispositions locked.  */
+static void arm_terminating_signals(void)
+{
+    memset(&terminating_action, 0, sizeof terminating_action);
+    terminating_action.sa_sigaction = on_terminating_signal;
+    terminating_action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+    /* The others wait: the first terminating signal ends the process.
+       Fatal signals stay unblocked, so that a fault in the report writer
+       is handled (see die_of_reported_signal).  */
+    sigemptyset(&terminating_action.sa_mask);
+    for (size_t i = 0; i < N_TERMINATING; i++)
+        sigaddset(&terminating_action.sa_mask, terminating_signals[i]);
+
+    for (size_t i = 0; i < N_TERMINATING; i++) {
+        struct sigaction current;
+        if (sigaction(terminating_signals[i], NULL, &current) == 0
+            && current.sa_handler == SIG_DFL)
+            sigaction(terminating_signals[i], &terminating_action, NULL);
+    }
+}
+
 void sampler_signals_arm(void)
 {
     struct sigaction runtime_action;
@@ -300,6 +500,7 @@ void sampler_signals_arm(void)
         }
         sigaction(fatal_signals[i], &runtime_action, NULL);
     }
+    arm_terminating_signals();
     atomic_store_explicit(&handlers_installed, true, memory_order_relaxed);
     unlock_dispositions(&saved_mask);
 }
@@ -308,7 +509,7 @@ void sampler_signals_arm(void)
 
 static bool handled_by_runtime(int signal_number)
 {
-    return fatal_index(signal_number) >= 0
+    return (fatal_index(signal_number) >= 0 || terminating_index(signal_number) >= 0)
            && atomic_load_explicit(&handlers_installed, memory_order_relaxed);
 }
 
@@ -317,6 +518,8 @@ SAMPLER_EXPORT int __sampler_sigaction(int signal_number, const struct sigaction
 {
     if (!handled_by_runtime(signal_number))
         return sigaction(signal_number, action, old_action);
+    if (terminating_index(signal_number) >= 0)
+        return set_terminating_action(signal_number, action, old_action);
     int index = fatal_index(signal_number);
     sigset_t saved_mask;
     lock_dispositions(&saved_mask);
@@ -335,9 +538,9 @@ SAMPLER_EXPORT int __sampler_sigaction(int signal_number, const struct sigaction
     return 0;
 }
 
-/* signal() and sysv_signal() for a fatal signal: the program's new
-   handler as a sigaction with FLAGS, the signal itself blocked in it
-   unless SA_NODEFER; returns the previous handler.  */
+/* signal() and sysv_signal() for a fatal or terminating signal: the
+   program's new handler as a sigaction with FLAGS, the signal itself
+   blocked in it unless SA_NODEFER; returns the previous handler.  */
 static __sighandler_t set_program_handler(int signal_number, __sighandler_t handler,
                                           int flags)
 {
@@ -353,7 +556,8 @@ static __sighandler_t set_program_handler(int signal_number, __sighandler_t hand
     if (!(flags & SA_NODEFER))
         sigaddset(&action.sa_mask, signal_number);
     action.sa_flags = flags;
-    __sampler_sigaction(signal_number, &action, &old_action);
+    if (__sampler_sigaction(signal_number, &action, &old_action) != 0)
+        return SIG_ERR;
     return old_action.sa_handler;
 }
 

@@ -1,7 +1,8 @@
 -- The scores of `sampler-report rank' (before elimination) in SQL, from the
 -- tables `sampler-report export' writes, so that a team with more runs than
 -- one machine holds can compute them on a distributed SQL engine.  Written
--- for SQLite 3.35 or later (ln, sqrt); nothing but CASTs, CTEs and
+-- for SQLite 3.35 or later built with its math functions (ln, sqrt:
+-- check with "SELECT sqrt(4)"); nothing but CASTs, CTEs and
 -- aggregates, so other engines need few changes.
 --
 --   sampler-report export REPORTS... --output DIR
@@ -12,8 +13,17 @@
 --                  "SELECT * FROM cbi_scores ORDER BY position LIMIT 20"
 --
 -- The imported columns are text; every use CASTs.  The confidence level's
--- two-sided critical value z comes from the table cbi_parameters, made
--- here with 1.959963984540054 (95%) unless it exists already.
+-- two-sided critical value z and the minimum support min_failing (a kept
+-- predicate is true in at least that many failing runs) come from the
+-- table cbi_parameters, made here with 1.959963984540054 (95%) and 3, as
+-- rank's defaults, unless it exists already.
+--
+-- Increase's lower bound is rank's (tools/report/stats.h, docs/ranking.md):
+-- Newcombe's hybrid score bound from the Wilson intervals of Failure and
+-- Context,
+--   bound = Increase - sqrt((Failure - wilson_lower(F, F + S))^2
+--                           + (wilson_upper(F obs, F obs + S obs) - Context)^2)
+-- and Importance is the harmonic mean of that bound and log F / log NumF.
 --
 -- Predicates, as in tools/report/predicates.h, numbered per site (k):
 --   branches false,true    k 0: P (true > 0), k 1: !P (false > 0)
@@ -25,10 +35,12 @@
 --                          min or max not 0 (nothing when min or max is NaN)
 --   bounds unsigned        k 0..1: min = 0, max > 0
 -- The result, cbi_scores, has one row per kept predicate (Increase's bound
--- above 0), ranked as rank ranks them (position 1 is the best).
+-- above 0, true in at least min_failing failing runs), ranked as rank
+-- ranks them (position 1 is the best); ties go to branches and returns
+-- before other schemes before scalar pairs, then to source order.
 
-CREATE TABLE IF NOT EXISTS cbi_parameters (z REAL NOT NULL);
-INSERT INTO cbi_parameters SELECT 1.959963984540054
+CREATE TABLE IF NOT EXISTS cbi_parameters (z REAL NOT NULL, min_failing INTEGER NOT NULL);
+INSERT INTO cbi_parameters SELECT 1.959963984540054, 3
     WHERE NOT EXISTS (SELECT 1 FROM cbi_parameters);
 
 DROP TABLE IF EXISTS cbi_scores;
@@ -36,7 +48,10 @@ CREATE TABLE cbi_scores AS
 WITH
 site_info AS (
     SELECT rowid AS order_key, unit, CAST(site AS INTEGER) AS site, file,
-           CAST(line AS INTEGER) AS line, function, scheme, predicate, counters,
+           CAST(line AS INTEGER) AS line, CAST("column" AS INTEGER) AS column_number,
+           function, scheme, predicate, counters,
+           CASE WHEN scheme IN ('branches', 'returns') THEN 0
+                WHEN scheme = 'scalar-pairs' THEN 2 ELSE 1 END AS readability,
            CASE WHEN scheme = 'bounds' AND predicate LIKE '%(unsigned)' THEN 'unsigned'
                 WHEN scheme = 'bounds' THEN 'signed or double' END AS bound_kind,
            scheme IN ('function-entries', 'checks') AS every_run
@@ -100,7 +115,8 @@ observed_counts AS (
     SELECT o.unit, o.site, sum(r.failed) AS f_obs, count(*) - sum(r.failed) AS s_obs
     FROM observed o JOIN run_info r ON r.run = o.run GROUP BY o.unit, o.site),
 counted AS (
-    SELECT si.order_key, tc.unit, tc.site, tc.k, si.file, si.line, si.function, si.scheme,
+    SELECT si.order_key, si.readability, si.column_number, tc.unit, tc.site, tc.k, si.file,
+           si.line, si.function, si.scheme,
            si.predicate, tc.f, tc.s,
            CASE WHEN si.every_run THEN t.num_f ELSE oc.f_obs END AS f_obs,
            CASE WHEN si.every_run THEN (SELECT count(*) FROM run_info) - t.num_f
@@ -113,20 +129,36 @@ rates AS (
     SELECT *, CAST(f AS REAL) / (f + s) AS failure,
            CAST(f_obs AS REAL) / (f_obs + s_obs) AS context
     FROM counted),
+-- Wilson's interval for x of n at z:
+--   (p + z^2 / 2n -+ z sqrt(p (1 - p) / n + z^2 / 4n^2)) / (1 + z^2 / n)
+wilson AS (
+    SELECT r.*, p.z, p.min_failing,
+           failure - (failure + p.z * p.z / (2.0 * (f + s))
+                      - p.z * sqrt(failure * (1 - failure) / (f + s)
+                                   + p.z * p.z / (4.0 * (f + s) * (f + s))))
+                     / (1 + p.z * p.z / (f + s)) AS failure_below,
+           (context + p.z * p.z / (2.0 * (f_obs + s_obs))
+            + p.z * sqrt(context * (1 - context) / (f_obs + s_obs)
+                         + p.z * p.z / (4.0 * (f_obs + s_obs) * (f_obs + s_obs))))
+           / (1 + p.z * p.z / (f_obs + s_obs)) - context AS context_above
+    FROM rates r CROSS JOIN (SELECT z, min_failing FROM cbi_parameters LIMIT 1) p),
 bounded AS (
-    SELECT r.*, failure - context AS increase,
+    SELECT *, failure - context AS increase,
            (failure - context)
-           - p.z * sqrt(failure * (1 - failure) / (f + s)
-                        + context * (1 - context) / (f_obs + s_obs)) AS increase_bound
-    FROM rates r CROSS JOIN (SELECT z FROM cbi_parameters LIMIT 1) p),
+           - sqrt(failure_below * failure_below + context_above * context_above)
+               AS increase_lower_bound
+    FROM wilson),
 kept AS (
     SELECT *,
            CASE WHEN f <= 1 AND num_f > 1 THEN 0.0
-                WHEN num_f <= 1 THEN 2 / (1 / increase_bound + 1)
-                ELSE 2 / (1 / increase_bound + ln(num_f) / ln(f)) END AS importance
-    FROM bounded WHERE increase_bound > 0)
-SELECT row_number() OVER (ORDER BY importance DESC, increase_bound DESC, f DESC, order_key, k)
+                WHEN num_f <= 1 THEN 2 / (1 / increase_lower_bound + 1)
+                ELSE 2 / (1 / increase_lower_bound + ln(num_f) / ln(f))
+           END AS importance_from_lower_bound
+    FROM bounded WHERE increase_lower_bound > 0 AND f >= min_failing)
+SELECT row_number() OVER (ORDER BY importance_from_lower_bound DESC, increase_lower_bound DESC,
+                                   f DESC, readability, file, line, column_number, order_key, k)
            AS position,
        unit, site, k AS predicate_index, file, line, function, scheme, predicate,
-       importance, increase, increase_bound, failure, context, f, s, f_obs, s_obs
+       importance_from_lower_bound, increase, increase_lower_bound, failure, context,
+       f, s, f_obs, s_obs
 FROM kept;

@@ -31,12 +31,9 @@ branch_site (gcond *cond)
       && TREE_CODE (TREE_TYPE (gimple_cond_lhs (cond))) == BOOLEAN_TYPE)
     text = xstrdup (lhs);
   else
-    {
-      char *rhs = expression_text (gimple_cond_rhs (cond));
-      text = concat (lhs, " ", comparison_text (gimple_cond_code (cond)),
-		     " ", rhs, NULL);
-      free (rhs);
-    }
+    text = expression_text (build2 (gimple_cond_code (cond), boolean_type_node,
+				    gimple_cond_lhs (cond),
+				    gimple_cond_rhs (cond)));
   free (lhs);
   unsigned index = new_site (SAMPLER_SCHEME_BRANCHES, loc, text);
   tree outcome = create_tmp_reg (boolean_type_node, "sampler_outcome");

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""A random bc program, from its seed: usage bc-inputs.py SEED.
+"""A random bc program, from its seed: usage bc-inputs.py SEED, or
+bc-inputs.py FIRST LAST DIR to write the programs of seeds FIRST to LAST
+into DIR/SEED.bc (one Python start for many).
 
 Up to 400 simple variables and 300 arrays, defined in a random order with
 random values and arithmetic between them, some printed along the way and
@@ -31,4 +33,9 @@ def program(seed):
     lines.extend(variables[-5:] + elements[-5:])
     return "\n".join(lines) + "\nquit\n"
 
-sys.stdout.write(program(int(sys.argv[1])))
+if len(sys.argv) == 4:
+    for seed in range(int(sys.argv[1]), int(sys.argv[2]) + 1):
+        with open("%s/%d.bc" % (sys.argv[3], seed), "w") as out:
+            out.write(program(seed))
+else:
+    sys.stdout.write(program(int(sys.argv[1])))

@@ -1,4 +1,4 @@
-/* Seed 000's example: two checks in a loop, each sampled independently.
+/* The example of Liblit et al. (PLDI 2003): two checks in a loop, each sampled independently.
    Every call to check() is a site: it runs only when sampled.  */
 #include <stdio.h>
 

@@ -44,6 +44,13 @@ for src in "$here"/shapes/*.c; do
     done
 done
 
+# --- Predicate text -------------------------------------------------------
+# Branch predicates' text, compiled back as C, means what the condition
+# means, over every pair of C operators (predicate-text.py).
+mkdir -p "$scratch/predicate-text"
+check "predicate text keeps the meaning of every operator pair" \
+    python3 "$here/predicate-text.py" "$plugin" "$scratch/predicate-text"
+
 # --- Site tables ----------------------------------------------------------
 # schemes/NAME.c compiled with the arguments in NAME.args must give the site
 # table NAME.expected: sites, predicate text, counters, signature.  Compiled
@@ -551,14 +558,14 @@ EOF
 cat >"$scratch/callee-counts" <<'EOF'
 r <= 999,true,1000
 r <= 999,false,1
-r & 1 != 0,true,500
-r & 1 != 0,false,500
-r & 2 != 0,true,500
-r & 2 != 0,false,500
-r & 4 != 0,true,500
-r & 4 != 0,false,500
-r & 8 != 0,true,496
-r & 8 != 0,false,504
+(r & 1) != 0,true,500
+(r & 1) != 0,false,500
+(r & 2) != 0,true,500
+(r & 2) != 0,false,500
+(r & 4) != 0,true,500
+(r & 4) != 0,false,500
+(r & 8) != 0,true,496
+(r & 8) != 0,false,504
 x > 5,true,0
 x > 5,false,1000
 EOF

@@ -37,23 +37,23 @@ record () {
 #   site 5  float-kinds 'x'       +normal in every run, nan in 50-59
 #   site 6  switch 'switch (mode)' case 1 in even runs, default in odd ones
 #   site 7  scalar-pairs 'i ? n'  < in every run
-# Before elimination (F, S: runs where true; F-obs, S-obs: where observed):
+# Before elimination (F, S: runs where true; F-obs, S-obs: where observed;
+# bound: Newcombe's bound from Wilson intervals, w-(x, n) and w+(x, n) the
+# ends of Wilson's interval, as in reference.py below):
 #   n < 0        F 25 S 0, obs 40/60: Failure 1, Context 0.4, Increase 0.6,
-#                bound 0.6 - z sqrt(0.4 * 0.6 / 100) = 0.5039818,
-#                Importance 2 / (1 / 0.5039818 + log 40 / log 25) = 0.6389
-#   p != 0       F 20 S 0, obs 40/60: bound 0.5039818, Importance 0.6220
-#   read (fd) < 0  F 30 S 0, obs 40/40: Context 0.5, bound
-#                0.5 - z sqrt(0.25 / 80) = 0.3904, Importance 0.5486
+#                bound 0.6 - sqrt((1 - w-(25, 25))^2 + (w+(40, 100) - 0.4)^2)
+#                = 0.6 - sqrt(0.1332^2 + 0.0980^2) = 0.4346,
+#                Importance 2 / (1 / 0.4343 + log 40 / log 25) = 0.580
+#   p != 0       F 20 S 0, obs 40/60: bound 0.411, Importance 0.546
+#   read (fd) < 0  F 30 S 0, obs 40/40: Context 0.5, bound 0.344,
+#                Importance 0.501
 # Elimination:
 #   1. n < 0 drops runs 0-24 (25 failing, 0 successful)
 #   2. among 15 failing runs left (25-39): read (fd) < 0, F 5 S 0, obs
-#      15/40: Context 15/55, bound 0.7273 - z sqrt(0.2727 * 0.7273 / 55)
-#      = 0.6096, Importance 2 / (1 / 0.6096 + log 15 / log 5) = 0.6019;
-#      drops runs 25-29
+#      15/40: Context 15/55, bound 0.274, Importance 0.375; drops runs 25-29
 #   3. among runs 30-39 and 40-99: len == 0, F 10 S 10, obs 10/60:
-#      Failure 0.5, Context 1/7, bound 0.3571 - z sqrt(0.25 / 20 + 0.1224 / 70)
-#      = 0.1232, Importance 2 / (1 / 0.1232 + 1) = 0.2194; drops runs 30-39
-#      and 90-99: every failing run explained.
+#      Failure 0.5, Context 1/7, bound 0.133, Importance 0.234; drops runs
+#      30-39 and 90-99: every failing run explained.
 UNIT=0123456789abcdef0123456789abcdef
 hand_table () {
     record unit $UNIT src/hand.c 8 27
@@ -114,13 +114,26 @@ hand="$scratch/hand/runs --sites $scratch/hand/sites.txt"
 cat >"$scratch/reference.py" <<'EOF'
 import csv, math, sys
 ranked, z = sys.argv[1], float(sys.argv[2])
+min_failing = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+def wilson(x, n, z, sign):
+    """An end of Wilson's score interval (Wilson, JASA 1927), solved from
+    |x/n - p| = z sqrt(p (1 - p) / n) as a quadratic in p."""
+    a, b, c = 1 + z * z / n, -(2 * x / n + z * z / n), (x / n) ** 2
+    return (-b + sign * math.sqrt(b * b - 4 * a * c)) / (2 * a)
 # The hand-made runs, as the comments of run-rank-tests.sh describe them.
 truth = {}   # predicate text -> set of runs where true
 observed = {}
 R = range(100)
+order = {}   # predicate text -> place among ties: branches, returns, then
+             # other schemes, then scalar pairs; then line (one file, column 5
+             # or more but for line 3, 4, 6)
+LINES = {"p": 3, "!(p": 3, "read": 4, "cleanup": 6, "n": 8, "len": 9, "x": 10, "switch": 11, "i": 12}
 def put(text, runs, seen):
     truth[text] = set(runs)
     observed[text] = set(seen)
+    first = text.split()[0]
+    kind = 0 if first in ("p", "!(p", "read", "switch") else 2 if first == "i" else 1
+    order[text] = (kind, LINES[first], len(order))
 put("p != 0", range(0, 20), R)
 put("!(p != 0)", range(20, 100), R)
 lt, gt = set(range(0, 30)), set(range(30, 80))
@@ -151,20 +164,20 @@ for text in truth:
     if f + s == 0:
         continue
     failure, context = f / (f + s), fo / (fo + so)
-    bound = failure - context - z * math.sqrt(failure * (1 - failure) / (f + s)
-                                             + context * (1 - context) / (fo + so))
-    if bound <= 0:
+    bound = failure - context - math.hypot(failure - wilson(f, f + s, z, -1),
+                                           wilson(fo, fo + so, z, 1) - context)
+    if bound <= 0 or f < min_failing:
         continue
     importance = 0 if f <= 1 else 2 / (1 / bound + math.log(40) / math.log(f))
-    expected.append((text, f, s, fo, so, bound, importance))
+    expected.append((text, f, s, fo, so, bound, importance, order[text]))
 got = [row for row in csv.DictReader(open(ranked)) if row["list"] == "ranking"]
 assert len(got) == len(expected), (len(got), [e[0] for e in expected], [g["predicate"] for g in got])
-expected.sort(key=lambda e: (-e[6], -e[5], -e[1]))
+expected.sort(key=lambda e: (-e[6], -e[5], -e[1], e[7]))
 for e, g in zip(expected, got):
     assert g["predicate"] == e[0], (g["predicate"], e[0])
     assert (int(g["f"]), int(g["s"]), int(g["f_observed"]), int(g["s_observed"])) == e[1:5], (g, e)
-    assert abs(float(g["increase_bound"]) - e[5]) < 1e-12, (g, e)
-    assert abs(float(g["importance"]) - e[6]) < 1e-12, (g, e)
+    assert abs(float(g["increase_lower_bound"]) - e[5]) < 1e-12, (g, e)
+    assert abs(float(g["importance_from_lower_bound"]) - e[6]) < 1e-12, (g, e)
 print("%d kept predicates agree" % len(got))
 steps = [(g["predicate"], g["f"], g["s"], g["num_failing"])
          for g in csv.DictReader(open(ranked)) if g["list"] == "elimination"]
@@ -197,9 +210,124 @@ check "confidence 99%: the reference agrees with z = 2.5758" \
 check "confidence 99%: lower bounds, no predicate gained" python3 -c "
 import csv
 def bounds(path):
-    return {r['predicate']: float(r['increase_bound']) for r in csv.DictReader(open(path)) if r['list'] == 'ranking'}
+    return {r['predicate']: float(r['increase_lower_bound']) for r in csv.DictReader(open(path)) if r['list'] == 'ranking'}
 a, b = bounds('$scratch/hand.csv'), bounds('$scratch/hand99.csv')
 assert set(b) <= set(a) and all(b[p] < a[p] for p in b), (a, b)"
+
+# --- Small counts: a fluke, a tie, the zero-width case ------------------------------
+# 200 runs, 0-39 failing (signal 11), every site observed in every run:
+#   fluke != 0     true in failing run 39 only
+#   few != 0       true in failing runs 36-38 only: F 3, S 0, so Failure's
+#                  interval has zero width under the normal approximation
+#   real > limit   true in failing runs 0-11 and successful runs 40-45
+#   res < buf (scalar pair, line 39) and fgets (buf) == 0 (return, line 40):
+#                  both true in failing runs 12-19 and successful 100-103,
+#                  an exact tie
+# Under the normal approximation without minimum support (the old rule),
+# few != 0 (bound 0.745, Importance 0.425) leads real > limit (0.357); with
+# Wilson's intervals few's bound is 0.235 and real leads.  The fluke is not
+# kept (F 1 < 3); without the minimum support its bound is 0.004 (Wilson's
+# interval of 1 of 1 reaches down to 0.21) and it comes last.  The tie goes
+# to the return.
+python3 - "$scratch/small" <<'PY'
+import os, sys
+out = sys.argv[1]
+os.makedirs(out + "/runs")
+unit = "fedcba9876543210fedcba9876543210"
+sites = [("branches", 20, "fluke != 0", "false,true", 2), ("branches", 21, "few != 0", "false,true", 2),
+         ("branches", 30, "real > limit", "false,true", 2), ("scalar-pairs", 39, "res ? buf", "<,==,>", 3),
+         ("returns", 40, "fgets (buf)", "<0,==0,>0", 3)]
+n_counters = sum(s[4] for s in sites)
+with open(out + "/sites.txt", "w") as f:
+    f.write("unit\t%s\tsrc/small.c\t%d\t%d\n" % (unit, len(sites), n_counters))
+    for i, (scheme, line, predicate, counters, n) in enumerate(sites):
+        f.write("site\t%d\t%s\tsrc/small.c\t%d\t5\tmain\t%d\t%s\t%s\n"
+                % (i, scheme, line, n, predicate, counters))
+    f.write("end\n")
+def branch(i, true):
+    return "%d\t%d\t%d" % (i, 0 if true else 1, 1 if true else 0)
+for run in range(200):
+    fluke, few = run == 39, 36 <= run <= 38
+    real = run < 12 or 40 <= run <= 45
+    tie = 12 <= run <= 19 or 100 <= run <= 103
+    lines = ["sampler-report\t1", "program\t/nonexistent/small", "pid\t%d" % (5000 + run),
+             "sparsity\t100", "seed\t%d" % run,
+             "exit\tsignal\t11" if run < 40 else "exit\tstatus\t0",
+             "unit\t%s\t%d\t%d\tsrc/small.c" % (unit, len(sites), n_counters),
+             branch(0, fluke), branch(1, few), branch(2, real),
+             "3\t1\t0\t0" if tie else "3\t0\t0\t1", "4\t0\t1\t0" if tie else "4\t0\t0\t1", "end"]
+    with open("%s/runs/run-%03d.report" % (out, run), "w") as f:
+        f.write("\n".join(lines) + "\n")
+PY
+small="$scratch/small/runs --sites $scratch/small/sites.txt"
+# small_lists CSV: "elimination: A; B | ranking: C; D" (predicate texts)
+small_lists () {
+    python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+print(" | ".join("%s: %s" % (kind, "; ".join(r["predicate"] for r in rows if r["list"] == kind))
+                 for kind in ("elimination", "ranking")))' "$1"
+}
+# first_predicate CSV: the predicate of the first elimination step
+first_predicate () {
+    python3 -c '
+import csv, sys
+print(next(r["predicate"] for r in csv.DictReader(open(sys.argv[1]))))' "$1"
+}
+"$tool" rank $small --top=0 --format=csv >"$scratch/small.csv" 2>&1
+want="elimination: real > limit; fgets (buf) == 0; few != 0 | ranking: real > limit; fgets (buf) == 0; fgets (buf) <= 0; res < buf; res <= buf; few != 0"
+got=$(small_lists "$scratch/small.csv")
+if [ "$got" = "$want" ]; then
+    pass "small counts: the real predicate leads, the fluke is not kept, the tie goes to the return"
+else
+    printf 'got:      %s\nexpected: %s\n' "$got" "$want" >"$scratch/small.why"
+    fail "small counts: the real predicate leads, the fluke is not kept, the tie goes to the return" \
+        "$scratch/small.why"
+fi
+"$tool" rank $small --top=0 --format=csv --min-failing=1 >"$scratch/small1.csv" 2>&1
+if [ "$(grep '^ranking,' "$scratch/small1.csv" | tail -n 1 | cut -d, -f11)" = "fluke != 0" ] &&
+   [ "$(first_predicate "$scratch/small1.csv")" = "real > limit" ]; then
+    pass "small counts, no minimum support: the fluke comes last, the real predicate leads"
+else
+    fail "small counts, no minimum support: the fluke comes last, the real predicate leads" \
+        "$scratch/small1.csv"
+fi
+"$tool" rank $small --top=0 --format=csv --interval=normal --min-failing=1 >"$scratch/small-old.csv" 2>&1
+if [ "$(first_predicate "$scratch/small-old.csv")" = "few != 0" ] &&
+   grep -q '^ranking,.*,fluke != 0,' "$scratch/small-old.csv"; then
+    pass "small counts, the old rule (normal approximation): the zero-width predicate leads, the fluke is kept"
+else
+    fail "small counts, the old rule (normal approximation): the zero-width predicate leads, the fluke is kept" \
+        "$scratch/small-old.csv"
+fi
+"$tool" rank $small >"$scratch/small.txt" 2>&1
+"$tool" rank $small --fail-if=signal >"$scratch/small-signal.txt" 2>&1
+if grep -qx 'runs        200: 40 failing, 160 successful (failure: --fail-if=signal,status=1-255)' "$scratch/small.txt" &&
+   grep -q 'the default rule: any signal or non-zero exit status is a failure' "$scratch/small.txt" &&
+   grep -q 'true in at least 3 failing runs' "$scratch/small.txt" &&
+   ! grep -q 'default rule' "$scratch/small-signal.txt"; then
+    pass "small counts: the text says the failure rule, that it is the default, and the minimum support"
+else
+    fail "small counts: the text says the failure rule, that it is the default, and the minimum support" \
+        "$scratch/small.txt"
+fi
+"$tool" rank $small --format=jsonl >"$scratch/small.jsonl" 2>&1
+check "small counts: the jsonl summary has the failure rule, interval and minimum support" python3 -c "
+import json
+head = json.loads(open('$scratch/small.jsonl').readline())
+assert head['failing'] == 40 and head['default_failure_rule'] is True, head
+assert head['interval'] == 'wilson' and head['min_failing'] == 3, head"
+if command -v sqlite3 >/dev/null; then
+    "$tool" export $small --output "$scratch/export-small" >/dev/null 2>&1
+    rm -f "$scratch/small.db"
+    sqlite3 "$scratch/small.db" ".import --csv $scratch/export-small/runs.csv runs" \
+        ".import --csv $scratch/export-small/sites.csv sites" \
+        ".import --csv $scratch/export-small/counts.csv counts" ".read $top/tools/cbi-scores.sql" \
+        ".mode list" "SELECT predicate, predicate_index FROM cbi_scores ORDER BY position" \
+        >"$scratch/small-sql.csv" 2>&1
+    check "small counts: SQL breaks the tie as rank does" \
+        test "$(head -n 3 "$scratch/small-sql.csv" | tr '\n' ' ')" = "real > limit|0 fgets (buf)|2 fgets (buf)|5 "
+fi
 
 # --- Failure rules and labels ------------------------------------------------------
 summary () { sed -n 1p "$scratch/out"; }
@@ -242,7 +370,7 @@ expect_error () {
     fi
 }
 R="$scratch/hand/runs"
-rank_usage="usage: sampler-report rank INPUT... [--binary FILE]... [--sites FILE]... [--fail-if=RULE | --labels FILE] [--confidence=PERCENT] [--top=N] [--format=text|csv|jsonl|html] [--source-dir DIR]..."
+rank_usage="usage: sampler-report rank INPUT... [--binary FILE]... [--sites FILE]... [--fail-if=RULE | --labels FILE] [--confidence=PERCENT] [--min-failing=K] [--interval=wilson|normal] [--top=N] [--format=text|csv|jsonl|html] [--source-dir DIR]..."
 head -n 99 "$scratch/labels" >"$scratch/labels-short"
 expect_error "label file: a run without a label" 2 \
     "sampler-report: $R/run-99.report: no label for this run in $scratch/labels-short" \
@@ -421,7 +549,7 @@ sql_ranking () {
     sqlite3 "$scratch/cbi.db" ".import --csv $1/runs.csv runs" ".import --csv $1/sites.csv sites" \
         ".import --csv $1/counts.csv counts" ".read $top/tools/cbi-scores.sql" \
         ".mode csv" ".headers on" \
-        "SELECT position, unit, site, predicate_index, f, s, f_obs, s_obs, increase_bound, importance FROM cbi_scores ORDER BY position" \
+        "SELECT position, unit, site, predicate_index, f, s, f_obs, s_obs, increase_lower_bound, importance_from_lower_bound FROM cbi_scores ORDER BY position" \
         >"$2"
 }
 # compare_rankings RANK-CSV SQL-CSV: the same predicates in the same order, the same numbers.
@@ -434,7 +562,8 @@ assert len(ranked) == len(sql) and sql, (len(ranked), len(sql))
 for r, s in zip(ranked, sql):
     assert (r["unit"], r["site"], r["predicate_index"]) == (s["unit"], s["site"], s["predicate_index"]), (r, s)
     assert (r["f"], r["s"], r["f_observed"], r["s_observed"]) == (s["f"], s["s"], s["f_obs"], s["s_obs"]), (r, s)
-    for a, b in (("importance", "importance"), ("increase_bound", "increase_bound")):
+    for a, b in (("importance_from_lower_bound", "importance_from_lower_bound"),
+                 ("increase_lower_bound", "increase_lower_bound")):
         assert abs(float(r[a]) - float(s[b])) <= 1e-12, (a, r[a], s[b])
 print("%d predicates in the same order" % len(sql))
 EOF

@@ -436,7 +436,11 @@ printf 'hello\n' > "$scratch/input"; bad_report "not a report" \
 { record sampler-report 1; record exit status 256; } > "$scratch/input"; bad_report "exit status too large" \
     "R:2: exit status '256' too large (at most 255)"
 { record sampler-report 1; record exit crashed 1; } > "$scratch/input"; bad_report "exit kind" \
-    "R:2: bad exit kind 'crashed' (expected status, signal or exec)"
+    "R:2: bad exit kind 'crashed' (expected status, signal, exec, _exit or quick_exit)"
+{ record sampler-report 1; record exit _exit 256; } > "$scratch/input"; bad_report "exit _exit too large" \
+    "R:2: exit status '256' too large (at most 255)"
+{ record sampler-report 1; record exit quick_exit; } > "$scratch/input"; bad_report "exit quick_exit without status" \
+    "R:2: 'exit' record has 2 fields, expected 3"
 { header /p; record interim 1; record end; } > "$scratch/input"; bad_report "exit and interim" \
     "R:7: a report has an 'exit' record or an 'interim' one, not both"
 { record sampler-report 1; record interim 0; } > "$scratch/input"; bad_report "interim 0" \

@@ -40,8 +40,8 @@
    -DSAMPLER_TEST_MOCK=1 (or 2) h_sample itself decides, per call, whether
    the call "ran": 1 is a Bernoulli coin of probability 1/SAMPLER_SPARSITY
    seeded by SAMPLER_SEED, 2 is a global counter modulo SAMPLER_SPARSITY
-   (seed 000's periodic trap).  That is only for testing the test suite
-   (testsuite/tools/mock/bin/sampler-gcc).  */
+   (the periodic trap of Liblit et al., PLDI 2003).  That is only for
+   testing the test suite (testsuite/tools/mock/bin/sampler-gcc).  */
 #ifndef SAMPLER_TEST_HARNESS_H
 #define SAMPLER_TEST_HARNESS_H
 

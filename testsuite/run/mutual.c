@@ -1,8 +1,8 @@
 /* Mutual recursion through three kinds of function: f has sites; g has no
-   site but calls f, so it is weighty (seed 000's fixpoint); w, w_even and
-   w_odd have no site and call only each other: weightless, recursion and
-   all.  Calls to g need the countdown exported and imported, calls to the
-   w's need nothing.  */
+   site but calls f, so it is weighty (the weightless fixpoint of Liblit
+   et al., PLDI 2003); w, w_even and w_odd have no site and call only each
+   other: weightless, recursion and all.  Calls to g need a check after
+   them, calls to the w's need nothing.  */
 #define SITES(X) X(f_entry) X(f_loop) X(f_exit)
 #include "harness.h"
 

@@ -1,4 +1,4 @@
-/* Seed 000's trap: two sampled checks in one loop.  A global counter modulo
+/* The trap that Liblit et al. (PLDI 2003) warn of: two sampled checks in one loop.  A global counter modulo
    100 would sample one of them every 50th iteration and the other never; a
    fair sampler samples each visit of each site independently with
    probability 1/100.  The runner checks each site's count (binomial bounds),

@@ -11,10 +11,11 @@
 #   make check-run                                    everything (~1.5 min, 2 cores)
 #   testsuite/run/run-tests.sh build pair longjmp     two programs
 #   TEST_OPTS='-O0;-O2' SEEDS=5 testsuite/run/run-tests.sh build
-#   testsuite/run/run-tests.sh testsuite/tools/mock   the suite without the
-#       plugin: a stand-in compiler whose sampled calls toss a fair coin, so
-#       everything passes; with SAMPLER_TEST_MOCK=2 they follow a periodic
-#       counter, and the statistical assertions must fail (seed 000's trap).
+#   TEST_OUT_DIR=build/mock-out testsuite/run/run-tests.sh testsuite/tools/mock
+#       the suite without the plugin: a stand-in compiler whose sampled
+#       calls toss a fair coin, so everything passes; with SAMPLER_TEST_MOCK=2 they follow a periodic
+#       counter, and the statistical assertions must fail (the periodic
+#       trap of Liblit et al., PLDI 2003).
 #
 # Environment (all optional):
 #   TEST_OPTS     optimisation configurations, separated by ';'
@@ -28,7 +29,8 @@
 #   MIN_VISITS    least visits per site in a test program (default 20000)
 #   EXTRA_CFLAGS  added to every compile, plain and instrumented
 #   SAMPLER_GCC   the compiler (as for sampler-gcc; default gcc)
-#   TEST_OUT_DIR  scratch directory (default testsuite/run/out; emptied)
+#   TEST_OUT_DIR  scratch directory (default BUILD_DIR/testsuite/run/out;
+#                 emptied)
 #
 # What a test program is (see harness.h): a deterministic C program that
 # prints its real results on stdout, and counts, at every call of a sampled
@@ -82,7 +84,7 @@
 # repeat: rerun with other SEEDS before believing a lone marginal failure.
 # A real bug usually fails by far, in many places.
 #
-# Scratch files go to testsuite/run/out/ (rebuilt each run, gitignored):
+# Scratch files go to BUILD_DIR/testsuite/run/out/ (rebuilt each run):
 # out/NAME/cN/ holds each configuration's binaries, build logs, and every
 # run's .out, .err, .rc and .sites; out/results.log all result lines.
 
@@ -115,7 +117,7 @@ fi
 
 here=$(cd "$(dirname "$0")" && pwd)
 tools=$(cd "$here/../tools" && pwd)
-out=${TEST_OUT_DIR:-$here/out}
+out=${TEST_OUT_DIR:-$build/testsuite/run/out}
 
 plain_cc=${SAMPLER_GCC:-gcc}
 # Compile flags: warnings, the harness, and EXTRA_CFLAGS split into words.

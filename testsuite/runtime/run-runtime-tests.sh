@@ -37,6 +37,22 @@
 #               is the plain build's (and the core dump too, where
 #               core_pattern writes files), the report is complete and
 #               says "exit signal N", with the exact counts.
+#   terminate   SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+#               SIGPIPE, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF at the default
+#               action: status and core as the plain build's, a complete
+#               report "exit signal N" with the exact counts; handlers
+#               installed after and before the runtime starts run (and the
+#               report is the one at exit), an ignored signal stays ignored,
+#               also one ignored when the program starts; a blocked signal
+#               taken by sigwait; a one-shot handler (SA_RESETHAND) then the
+#               default; yes | head (SIGPIPE); a server (in main, in a
+#               thread, or while another thread writes reports without
+#               pause) stopped by SIGTERM from another process.
+#   exits       a fork child that ends with _exit, _Exit, quick_exit (its
+#               at_quick_exit handler's counts included) or __builtin__exit:
+#               its own report, exact, "exit _exit 7" or "exit quick_exit
+#               7", read by sampler-report; the parent's report unaffected;
+#               a vfork child that calls _exit writes none.
 #   dso         an instrumented library loaded, unloaded (its counts
 #               kept), loaded again, and a second library from the same
 #               source: one report, the units told apart by their objects.
@@ -45,6 +61,14 @@
 #               one; to a file, the final report replaces them.
 #   api         sampler_dump, sampler_reset, sampler_set_sparsity (another
 #               thread follows it from its next countdown).
+#   leftover    something at a report's temporary name: a leftover file of
+#               the user's own is replaced; another user's file (as root)
+#               and a symbolic link are left alone, nothing written through
+#               the link, one warning.
+#   secure      (as root; skipped otherwise) a set-user-ID and a
+#               set-group-ID root program run by nobody with SAMPLER_FILE,
+#               SAMPLER_REPORT_FD and SAMPLER_INTERVAL at root's places:
+#               no file created or changed, output and status plain's.
 #
 # The last line is "N passed, N failed"; exit status 1 if anything failed.
 set -u
@@ -104,15 +128,20 @@ record() { awk -F'\t' -v name="$2" '$1 == name { $1 = ""; print substr($0, 2) }'
 
 # status_of FILE COMMAND...: runs COMMAND, writes to FILE "exit N" or
 # "signal N core C" (C: whether a core was dumped; cores are allowed when
-# WANT_CORE=yes).
+# WANT_CORE=yes); COMMAND starts with signal IGNORE_SIGNAL ignored, if set.
 status_of() {
     python3 -c '
-import os, resource, sys
+import os, resource, signal, sys
 pid = os.fork()
 if pid == 0:
     if os.environ.get("WANT_CORE") == "yes":
         hard = resource.getrlimit(resource.RLIMIT_CORE)[1]
         resource.setrlimit(resource.RLIMIT_CORE, (hard, hard))
+    # Python ignores these two; a program starts with the default.
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
+    if os.environ.get("IGNORE_SIGNAL"):
+        signal.signal(int(os.environ["IGNORE_SIGNAL"]), signal.SIG_IGN)
     os.execvp(sys.argv[2], sys.argv[2:])
 _, status = os.waitpid(pid, 0)
 with open(sys.argv[1], "w") as out:
@@ -422,6 +451,261 @@ api_tests() {
 }
 
 # ---------------------------------------------------------------------------
+# Terminating signals: at the default action, the report says "exit signal
+# N" and the process ends as the plain build does; the program's own
+# handlers, ignored and blocked signals are left as they are.
+terminating_signals="TERM INT HUP QUIT USR1 USR2 ALRM PIPE XCPU XFSZ VTALRM PROF"
+
+# terminate_test LABEL BINARY MODE SIGNAL EXPECTED_STATUS ENDING COUNTS OUTPUT
+terminate_test() {
+    local label=$1 bin=$2 mode=$3 signal=$4 status=$5 ending=$6 counts=$7 output=$8
+    local name="terminate $label $mode $signal" dir=$scratch/terminate-$1-$3-$4 plain instrumented
+    mkdir -p "$dir"
+    local early="" ignore=""
+    [ "$mode" = early-handler ] && early=$signal
+    [ "$mode" = inherited ] && ignore=$signal
+    (cd "$dir" && TERMINATE_EARLY_HANDLER=$early IGNORE_SIGNAL=$ignore WANT_CORE=$core_files_kept \
+        status_of "$dir.plain-status" "$bin.plain" "$mode" "$signal" >"$dir.plain-out" 2>&1)
+    rm -f "$dir"/core*
+    (cd "$dir" && SAMPLER_SPARSITY=1 SAMPLER_SEED=5 SAMPLER_FILE=$dir/r.report \
+        TERMINATE_EARLY_HANDLER=$early IGNORE_SIGNAL=$ignore WANT_CORE=$core_files_kept \
+        status_of "$dir.status" "$bin" "$mode" "$signal" >"$dir.out" 2>"$dir.err")
+    rm -f "$dir"/core*
+    plain=$(cat "$dir.plain-status") instrumented=$(cat "$dir.status")
+    if [ $core_files_kept = no ]; then
+        plain=${plain% core *} instrumented=${instrumented% core *}
+    fi
+    if [ "${plain% core *}" != "$status" ] || [ "$(cat "$dir.plain-out")" != "$output" ]; then
+        fail_with "$name: the plain build" "ends with '$plain', expected '$status'" \
+            "output: $(cat "$dir.plain-out")"
+        return
+    fi
+    same "$name: status, core and output as the plain build's" \
+        "$plain|$output|" "$instrumented|$(cat "$dir.out")|$(cat "$dir.err")"
+    if [ ! -f "$dir/r.report" ] || [ "$(ls "$dir")" != r.report ]; then
+        fail_with "$name: one report" "found: $(ls "$dir")"
+        return
+    fi
+    same "$name: complete report, its ending and counts" \
+        "$ending|$counts" \
+        "$(record "$dir/r.report" exit)|$(checks "$dir/r.report" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')"
+}
+
+terminate_tests() {   # LABEL BINARY
+    local label=$1 bin=$2 name number core
+    for name in $terminating_signals; do
+        number=$(kill -l "$name")
+        terminate_test "$label" "$bin" default "$number" "signal $number" \
+            "signal $number" "after_signal 0 before_signal 200" ""
+        terminate_test "$label" "$bin" handler "$number" "exit 0" \
+            "status 0" "after_signal 50 before_signal 200" "handled $number
+handled $number"
+        terminate_test "$label" "$bin" early-handler "$number" "exit 0" \
+            "status 0" "after_signal 50 before_signal 200" "handled $number
+handled $number"
+        terminate_test "$label" "$bin" ignore "$number" "exit 0" \
+            "status 0" "after_signal 50 before_signal 200" ""
+    done
+    for name in INT QUIT TERM; do
+        number=$(kill -l "$name")
+        terminate_test "$label" "$bin" inherited "$number" "exit 0" \
+            "status 0" "after_signal 50 before_signal 200" "ignored $number"
+    done
+    number=$(kill -l TERM)
+    terminate_test "$label" "$bin" blocked "$number" "exit 0" \
+        "status 0" "after_signal 50 before_signal 200" "waited $number"
+    terminate_test "$label" "$bin" resethand "$number" "signal $number" \
+        "signal $number" "after_signal 0 before_signal 200" "handled $number"
+    terminate_test "$label" "$bin" restore "$number" "signal $number" \
+        "signal $number" "after_signal 0 before_signal 200" ""
+
+    # yes | head: the writer dies of SIGPIPE, after its report.
+    local dir=$scratch/terminate-$label-pipe plain_status status
+    mkdir -p "$dir"
+    plain_status=$( { "$bin.plain" pipe; echo $? >"$dir.plain-status"; } | head -c 100 >/dev/null;
+                    cat "$dir.plain-status")
+    status=$( { SAMPLER_SPARSITY=1 SAMPLER_FILE=$dir/r.report "$bin" pipe 2>"$dir.err";
+                echo $? >"$dir.status"; } | head -c 100 >/dev/null; cat "$dir.status")
+    same "terminate $label pipe: dies of SIGPIPE as the plain build (128 + 13)" \
+        "141|141|" "$plain_status|$status|$(cat "$dir.err")"
+    same "terminate $label pipe: its report" \
+        "signal 13|after_signal 0 before_signal 200" \
+        "$(record "$dir/r.report" exit)|$(checks "$dir/r.report" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')"
+
+    # A server stopped with SIGTERM by another process, in main or in a
+    # thread: a full report.
+    local how pid
+    for how in server thread-server dumping-server; do
+        dir=$scratch/terminate-$label-$how
+        mkdir -p "$dir"
+        for build_name in plain instrumented; do
+            local program=$bin
+            [ $build_name = plain ] && program=$bin.plain
+            SAMPLER_SPARSITY=1 SAMPLER_FILE=$dir/r.report "$program" $how >"$dir.$build_name-out" 2>&1 &
+            pid=$!
+            for _ in $(seq 200); do
+                [ -s "$dir.$build_name-out" ] && break
+                sleep 0.05
+            done
+            kill -TERM $pid
+            wait $pid
+            echo "status $?" >>"$dir.$build_name-out"
+        done
+        same "terminate $label $how: stopped by SIGTERM as the plain build" \
+            "$(cat "$dir.plain-out")" "$(cat "$dir.instrumented-out")"
+        same "terminate $label $how: a full report" \
+            "signal 15|after_signal 0 before_signal 1000|end" \
+            "$(record "$dir/r.report" exit)|$(checks "$dir/r.report" --binary "$bin" | tr '\n' ' ' | sed 's/ $//')|$(tail -n 1 "$dir/r.report")"
+    done
+}
+
+# ---------------------------------------------------------------------------
+# A fork child that ends with _exit, _Exit, quick_exit or __builtin__exit
+# leaves its own report, exact; a vfork child writes none.
+exits_test() {   # LABEL BINARY HOW
+    local label=$1 bin=$2 how=$3 dir=$scratch/exits-$1-$3 out parent child
+    mkdir -p "$dir"
+    out=$(SAMPLER_SPARSITY=1 SAMPLER_FILE=$dir/r-%p "$bin" "$how" 2>"$dir.err")
+    same "exits $label $how: the child's status reaches the parent, nothing on stderr" \
+        "child 7|" "$out|$(cat "$dir.err")"
+    parent=$(grep -L '^parent' "$dir"/r-* 2>/dev/null)
+    child=$(grep -l '^parent' "$dir"/r-* 2>/dev/null)
+    same "exits $label $how: the parent's report is unaffected" \
+        "status 0|parent_work 1000" \
+        "$(record "$parent" exit)|$(checks "$parent" --binary "$bin" | grep -v ' 0$' | tr '\n' ' ' | sed 's/ $//')"
+    local ending="_exit 7" counts="child_work 1000"
+    [ "$how" = quick_exit ] && ending="quick_exit 7" counts="child_work 1005"
+    if [ "$how" = vfork ]; then
+        same "exits $label vfork: no report from the vfork child" "1" "$(ls "$dir" | wc -l)"
+        return
+    fi
+    same "exits $label $how: the child's own report, exact, says how it ended" \
+        "$ending|$(basename "$parent" | sed 's/^r-//')|$counts" \
+        "$(record "$child" exit)|$(record "$child" parent)|$(checks "$child" --binary "$bin" | grep -v ' 0$' | tr '\n' ' ' | sed 's/ $//')"
+    same "exits $label $how: sampler-report reads it as an exit with status 7" \
+        "exit      $ending" "$("$report_tool" show "$child" --binary "$bin" | grep '^exit ')"
+    same "exits $label $how: rank --fail-if=status=7 finds the child failing, the parent not" \
+        "runs        2: 1 failing, 1 successful (failure: --fail-if=status=7)" \
+        "$("$report_tool" rank "$dir" --binary "$bin" --fail-if=status=7 2>&1 | head -n 1)"
+}
+
+# ---------------------------------------------------------------------------
+# Something at the temporary name: only a leftover of the user's own is
+# removed; another user's file (root ignores the sticky bit) and a link
+# are left alone, and nothing is written through the link.
+leftover_tests() {   # BINARY
+    local bin=$1 dir=$scratch/leftover mode out
+    mkdir -p "$dir"
+    for mode in own other link; do
+        if [ $mode = other ] && [ "$(id -u)" != 0 ]; then
+            skip "leftover other" "needs root to leave a file of another user"
+            continue
+        fi
+        rm -rf "${dir:?}"/*
+        echo "target" >"$dir/target"
+        out=$(SAMPLER_SPARSITY=1 SAMPLER_FILE=$dir/r.report "$bin" $mode "$dir/target" 2>&1; echo "|status $?")
+        if [ $mode = own ]; then
+            same "leftover own: removed, the report written" \
+                "|status 0|r.report target|100" \
+                "$(echo $out)|$(ls "$dir" | tr '\n' ' ' | sed 's/ $//')|$(checks "$dir/r.report" --binary "$bin" | awk '{print $2}')"
+            continue
+        fi
+        local left
+        left=$(ls "$dir"/r.report.tmp.* 2>/dev/null)
+        same "leftover $mode: left alone, nothing written through it, a warning" \
+            "1|target|sampler: cannot write report to '$dir/r.report': File exists |status 0" \
+            "$(echo "$left" | grep -c .)|$(cat "$dir/target")|$(echo $out)"
+        if [ $mode = other ]; then
+            same "leftover other: still the other user's, unchanged" \
+                "65534 not a report" "$(stat -c %u "$left") $(cat "$left")"
+        else
+            same "leftover link: still a link to the target" "$dir/target" "$(readlink "$left")"
+        fi
+    done
+}
+
+# ---------------------------------------------------------------------------
+# Secure mode: a set-user-ID (or set-group-ID) root program, run by nobody
+# with every SAMPLER_* variable pointing at root's places, creates and
+# changes nothing anywhere and runs as its plain build does.  Needs root
+# (to install the program and to become nobody).
+secure_tests() {
+    local name
+    if [ "$(id -u)" != 0 ]; then
+        skip "secure mode" "needs root to install a set-user-ID program and run it as nobody"
+        return
+    fi
+    if ! getent passwd nobody >/dev/null || ! getent group nogroup >/dev/null; then
+        skip "secure mode" "no user nobody or group nogroup to run the program as"
+        return
+    fi
+    # Outside $scratch (root's, 0700): nobody must reach the program.
+    local installed secret
+    installed=$(mktemp -d "${TMPDIR:-/tmp}/sampler-secure.XXXXXX") || { fail "secure: mktemp"; return; }
+    secret=$(mktemp -d "${TMPDIR:-/tmp}/sampler-secret.XXXXXX") || { fail "secure: mktemp"; return; }
+    # shellcheck disable=SC2064
+    trap "rm -rf '$scratch' '$installed' '$secret'" EXIT
+    if findmnt -no OPTIONS -T "$installed" | tr , '\n' | grep -qx nosuid; then
+        skip "secure mode" "$installed is on a nosuid mount: set-user-ID bits do not work there"
+        return
+    fi
+    chmod 755 "$installed"
+    build secure "$installed/secure" || return
+    chmod 755 "$installed/secure" "$installed/secure.plain"
+    echo "root's report" >"$secret/existing"
+    : >"$secret/descriptor"
+    chmod 600 "$secret/existing" "$secret/descriptor"
+
+    # The control: the same binary without the set-user-ID bit, run by
+    # nobody, honours the variables (this is what the test would miss).
+    local open=$installed/open
+    mkdir "$open" && chmod 777 "$open"
+    (cd "$installed" && env -i PATH="$PATH" SAMPLER_SPARSITY=1 SAMPLER_FILE="$open/r-%p" \
+        setpriv --reuid=nobody --regid=nogroup --clear-groups ./secure 0 >/dev/null 2>&1)
+    same "secure: control: not set-user-ID, nobody's variables are honoured (parent and _exit child)" \
+        "2" "$(find "$open" -name 'r-*' -user nobody | wc -l)"
+
+    # Everything under the directories a report could go to, with checksums.
+    snapshot() {
+        find "$secret" "$installed" -printf '%p %y %s %m %u %g %T@\n' | sort
+        find "$secret" "$installed" -type f -exec sha256sum {} + | sort
+    }
+    local mode variables setting
+    for mode in 4755:setuid 2755:setgid; do
+        chmod "${mode%%:*}" "$installed/secure" "$installed/secure.plain"
+        for setting in "file:SAMPLER_FILE=$secret/new/sub/r-%p SAMPLER_INTERVAL=1" \
+                       "existing:SAMPLER_FILE=$secret/existing SAMPLER_INTERVAL=1" \
+                       "descriptor:SAMPLER_REPORT_FD=9 SAMPLER_INTERVAL=1" \
+                       "default:SAMPLER_INTERVAL=1" \
+                       "bad values:SAMPLER_SEED=x SAMPLER_FILE=%q SAMPLER_REPORT_FD=-1"; do
+            name="secure ${mode#*:} ${setting%%:*}"
+            read -r -a variables <<<"${setting#*:}"
+            local before after plain instrumented
+            before=$(snapshot)
+            for build_name in secure.plain secure; do
+                (cd "$installed" && env -i PATH="$PATH" SAMPLER_SPARSITY=1 SAMPLER_SEED=1 \
+                    "${variables[@]}" setpriv --reuid=nobody --regid=nogroup --clear-groups \
+                    "./$build_name" 12 >"$scratch/$build_name.out" 2>&1 \
+                    9>>"$secret/descriptor"; echo "status $?" >>"$scratch/$build_name.out")
+            done
+            after=$(snapshot)
+            plain=$(cat "$scratch/secure.plain.out") instrumented=$(cat "$scratch/secure.out")
+            case $plain in
+                "ruid 65534 euid "*" child 4"*"status 3") ;;
+                *) fail_with "$name: the plain build runs as nobody" "$plain"; continue ;;
+            esac
+            # The set-user-ID or set-group-ID bit took effect.
+            case ${mode#*:}:$plain in
+                setuid:*"euid 0 "*|setgid:*"egid 0 "*) ;;
+                *) fail_with "$name: the program is privileged" "$plain"; continue ;;
+            esac
+            same "$name: output and status are plain's" "$plain" "$instrumented"
+            same "$name: nothing created or changed" "$before" "$after"
+        done
+    done
+}
+
+# ---------------------------------------------------------------------------
 mkdir -p "$scratch/bin"
 for link in dynamic static; do
     flags=()
@@ -440,9 +724,19 @@ for link in dynamic static; do
     fi
     bin=$scratch/bin/crash-$link
     build crash "$bin" "${flags[@]}" && crash_tests $link "$bin"
+    bin=$scratch/bin/terminate-$link
+    build terminate "$bin" "${flags[@]}" && terminate_tests $link "$bin"
+    bin=$scratch/bin/exits-$link
+    if build exits "$bin" "${flags[@]}"; then
+        for how in _exit _Exit quick_exit builtin vfork; do
+            exits_test $link "$bin" $how
+        done
+    fi
 done
 dso_tests
 interval_tests
 api_tests
+build leftover "$scratch/bin/leftover" && leftover_tests "$scratch/bin/leftover"
+secure_tests
 
 finish

@@ -579,7 +579,8 @@ static void selftest_gaps(gsl_rng *rng)
     }
 }
 
-/* Seed 000's trap: two sites in one loop and a global counter modulo 100.
+/* The trap that Liblit et al. (PLDI 2003) warn of: two sites in one loop
+   and a global counter modulo 100.
    The runner's three assertions (per-site bounds, per-site gaps, joint
    samples) must each catch it; with independent coins they must pass.  */
 static void selftest_pair(gsl_rng *rng)

@@ -3,14 +3,18 @@
 #   fail NAME [FILE]       counts a failure: "FAIL: NAME", then the end of
 #                          FILE (what went wrong), indented
 #   fail_with NAME LINE... counts a failure, then the LINEs, indented
+#   skip NAME REASON       counts a test that could not run here (neither
+#                          passed nor failed): "SKIP: NAME: REASON"
 #   check NAME COMMAND...  passes when COMMAND succeeds; fails with its output
 #                          (needs $scratch)
-#   finish                 prints "N passed, N failed" and exits 1 if any failed
+#   finish                 prints "N skipped" (if any), then "N passed, N
+#                          failed", and exits 1 if any failed
 # Messages from the tools are compared in the C locale.
 LC_ALL=C
 export LC_ALL
 passed=0
 failed=0
+skipped=0
 
 pass () { passed=$((passed + 1)); echo "PASS: $1"; }
 
@@ -20,6 +24,8 @@ fail () {
     if [ -n "${2-}" ] && [ -f "$2" ]; then tail -n 60 "$2" | sed 's/^/    /'; fi
     return 0
 }
+
+skip () { skipped=$((skipped + 1)); echo "SKIP: $1: $2"; }
 
 fail_with () {
     failed=$((failed + 1))
@@ -35,6 +41,7 @@ check () {
 }
 
 finish () {
+    [ "$skipped" = 0 ] || echo "$skipped skipped"
     echo "$passed passed, $failed failed"
     [ "$failed" = 0 ]
     exit $?

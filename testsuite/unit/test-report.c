@@ -481,6 +481,17 @@ START_TEST(test_patterns)
     /* The host name never adds a directory.  */
     ck_assert_int_eq(sampler_report_expand("r-%h-%t", &odd_host, path, sizeof path), 10);
     ck_assert_str_eq(path, "r-a_b_..-0");
+    /* Nor climbs out of one: "." and ".." (set in a container by whoever
+       owns it) become underscores, and an empty name is "_".  */
+    static const char *const dots[][2] = { { "..", "d/__/r" }, { ".", "d/_/r" },
+                                           { "", "d/_/r" }, { "...", "d/___/r" },
+                                           { "a..", "d/a../r" } };
+    for (size_t i = 0; i < sizeof dots / sizeof dots[0]; i++) {
+        const struct sampler_name_values dotted = { .pid = 1, .host = dots[i][0] };
+        ck_assert_int_eq(sampler_report_expand("d/%h/r", &dotted, path, sizeof path),
+                         (long)strlen(dots[i][1]));
+        ck_assert_str_eq(path, dots[i][1]);
+    }
     ck_assert_int_eq(sampler_report_expand("abc", &values, path, 4), 3);
     ck_assert_int_eq(sampler_report_expand("abcd", &values, path, 4), -1);
     ck_assert_int_eq(sampler_report_expand("a%p", &values, path, 5), -1);

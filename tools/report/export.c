@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "command.h"
 #include "output.h"
@@ -122,7 +123,11 @@ static int run_export(const struct run_options *options, const char *directory)
     struct diag d;
     struct exporter exporter = { 0 };
     bool ok = run_set_open(&set, options, true, &d);
-    if (ok && mkdir(directory, 0777) != 0 && errno != EEXIST)
+    /* A directory made here is removed again if the export fails.  */
+    bool created = false;
+    if (ok && mkdir(directory, 0777) == 0)
+        created = true;
+    else if (ok && errno != EEXIST)
         ok = diag_fail(&d, "cannot create %s: %s", directory, strerror(errno));
     for (int t = 0; ok && t < N_TABLES; t++) {
         size_t size = strlen(directory) + strlen(table_names[t]) + 2;
@@ -147,6 +152,8 @@ static int run_export(const struct run_options *options, const char *directory)
         run_set_explain(&set);
     else
         fprintf(stderr, PROGRAM_NAME ": %s\n", d.message);
+    if (!ok && created)
+        rmdir(directory);
     run_set_close(&set);
     return ok ? EXIT_FINE : EXIT_BAD_INPUT;
 }

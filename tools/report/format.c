@@ -148,10 +148,13 @@ static void text_counts(const struct site_row *row, struct byte_buffer *cell)
         struct counter_value value;
         counter_name(row, counter, generated, sizeof generated, &name);
         counter_value(row, counter, &value);
+        /* "[<] 1  [==] 0  [>] 0": a counter named "<" or "==" next to
+           an "=" would read as "<=" or "===".  */
         if (position)
-            append_text(cell, " ");
+            append_text(cell, "  ");
+        append_text(cell, "[");
         append_visible(cell, name);
-        append_text(cell, "=");
+        append_text(cell, "] ");
         append_text(cell, value.state == VALUE_ABSENT ? "-" : value.text);
     }
 }

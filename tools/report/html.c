@@ -142,7 +142,8 @@ static void write_table(FILE *out, const struct ranking *ranking,
             most = true_runs;
     }
     double log_most = log1p((double) most);
-    fprintf(out, "<table>\n<tr><th>%s<th>score<th>Importance<th>Increase (bound)<th>F<th>S"
+    fprintf(out, "<table>\n<tr><th>%s<th>score<th>Importance (from the lower bound)"
+            "<th>Increase (lower bound)<th>F<th>S"
             "<th>F obs<th>S obs<th>predicate<th>where</tr>\n", steps ? "step" : "rank");
     struct byte_buffer text = { 0 };
     for (size_t i = 0; i < n_rows; i++) {
@@ -198,9 +199,19 @@ void write_ranking_html(FILE *out, const struct ranking *ranking,
     fprintf(out, "<p>%lu runs: %lu failing, %lu successful (failure: ", ranking->n_runs,
             ranking->n_failing, ranking->n_runs - ranking->n_failing);
     html_text(out, ranking->failure_rule);
-    fprintf(out, "). %zu predicates at %zu sites; %zu with Increase above 0 at %g%% "
-            "confidence.</p>\n", ranking->universe->n_predicates, ranking->universe->n_sites,
-            ranking->n_kept, ranking->confidence * 100);
+    fputs(")", out);
+    if (ranking->default_failure_rule)
+        fputs(": the default rule, any signal or non-zero exit status is a failure; "
+              "--fail-if=signal counts crashes only", out);
+    fprintf(out, ". %zu predicates at %zu sites; %zu kept: the %g%% lower confidence bound of "
+            "Increase (%s) above 0, and true in at least %lu failing runs. Importance is the "
+            "harmonic mean of that bound and log F / log NumF (NumF: failing runs in play, %lu "
+            "before elimination).</p>\n",
+            ranking->universe->n_predicates, ranking->universe->n_sites, ranking->n_kept,
+            ranking->confidence * 100,
+            ranking->interval == INTERVAL_NORMAL ? "normal approximation"
+                                                 : "Wilson score intervals, Newcombe",
+            ranking->min_failing, ranking->n_failing);
     fputs("<p class=key>Bars: length grows with the log of the runs where the predicate is "
           "true;<span class=context></span>Context<span class=bound style=\"background:#d00\">"
           "</span>Increase, lower bound<span style=\"background:#f9a\"></span>Increase above "

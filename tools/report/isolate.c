@@ -80,7 +80,14 @@ void isolation_counts(const struct isolation *isolation, size_t predicate,
     counts->successful_observed = every ? isolation->runs[0] : isolation->site_observed[0][site];
 }
 
-size_t isolation_score_all(const struct isolation *isolation, double z,
+bool isolation_tie_before(const struct isolation *isolation, size_t a, size_t b)
+{
+    if (isolation->tie_order)
+        return isolation->tie_order[a] < isolation->tie_order[b];
+    return a < b;
+}
+
+size_t isolation_score_all(const struct isolation *isolation, const struct score_rule *rule,
                            struct predicate_score *scores)
 {
     size_t best = SIZE_MAX;
@@ -88,10 +95,12 @@ size_t isolation_score_all(const struct isolation *isolation, double z,
     for (size_t p = 0; p < isolation->n_predicates; p++) {
         struct predicate_counts counts;
         isolation_counts(isolation, p, &counts);
-        score_predicate(&counts, isolation->runs[1], z, &scores[p]);
-        if (scores[p].kept
-            && (best == SIZE_MAX
-                || compare_scores(&scores[p], &counts, &scores[best], &best_counts) < 0)) {
+        score_predicate(&counts, isolation->runs[1], rule, &scores[p]);
+        if (!scores[p].kept)
+            continue;
+        int order = best == SIZE_MAX ? -1
+                    : compare_scores(&scores[p], &counts, &scores[best], &best_counts);
+        if (order < 0 || (order == 0 && isolation_tie_before(isolation, p, best))) {
             best = p;
             best_counts = counts;
         }

@@ -32,6 +32,9 @@ struct isolation {
     unsigned char *run_state;            /* per run: RUN_FAILED, RUN_DROPPED */
     unsigned long n_runs;
     size_t run_state_capacity;
+    /* Per predicate, its place among equals (lower first), or NULL: the
+       predicate's number.  Set by the caller; not owned.  */
+    const uint32_t *tie_order;
 };
 
 /* PREDICATES_PER_SITE[s] predicates for site s, numbered in site order;
@@ -50,10 +53,13 @@ void isolation_counts(const struct isolation *isolation, size_t predicate,
                       struct predicate_counts *counts);
 
 /* Scores every predicate among the runs in play into SCORES (n_predicates);
-   returns the best kept one, or SIZE_MAX if none is kept.  Ties go to the
-   lower number.  */
-size_t isolation_score_all(const struct isolation *isolation, double z,
+   returns the best kept one, or SIZE_MAX if none is kept.  Ties
+   (compare_scores) go to the lower tie_order.  */
+size_t isolation_score_all(const struct isolation *isolation, const struct score_rule *rule,
                            struct predicate_score *scores);
+
+/* Whether predicate A comes before predicate B when their scores tie.  */
+bool isolation_tie_before(const struct isolation *isolation, size_t a, size_t b);
 
 /* Drops the runs in play where PREDICATE is true; says how many failing and
    successful runs went.  */

@@ -124,6 +124,11 @@ bool labeller_init_file(struct labeller *labeller, const char *path, struct diag
         buffer_free(&contents);
         return false;
     }
+    enum file_kind kind = guess_file_kind(contents.data, contents.size);
+    if (kind != FILE_UNKNOWN && kind != FILE_LABELS) {
+        buffer_free(&contents);
+        return diag_fail(d, "%s:1: not a label file%s", path, file_kind_hint(kind));
+    }
     struct record_reader reader;
     struct record record = { 0 };
     size_t capacity = 0;
@@ -185,7 +190,11 @@ bool labeller_failed(struct labeller *labeller, const char *origin,
     *failed = false;
     for (size_t i = 0; i < labeller->n_conditions; i++) {
         const struct exit_condition *condition = &labeller->conditions[i];
-        if (condition->kind == report->exit_kind && report->exit_code >= condition->low
+        /* status=N holds for every way of exiting with a status.  */
+        bool kind_matches = condition->kind == EXIT_BY_STATUS
+                            ? EXIT_HAS_STATUS(report->exit_kind)
+                            : condition->kind == report->exit_kind;
+        if (kind_matches && report->exit_code >= condition->low
             && report->exit_code <= condition->high)
             *failed = true;
     }

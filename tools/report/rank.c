@@ -2,6 +2,7 @@
    statistics of Cooperative Bug Isolation (stats.h), with iterative
    elimination (isolate.h).  */
 #include "rank.h"
+#include "schemes.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -22,12 +23,17 @@ struct rank_options {
     struct run_options runs;
     enum rank_format format;
     double confidence;
+    enum increase_interval interval;
+    size_t min_failing;
     size_t top;                     /* 0: all kept */
     const char **source_dirs;
     size_t n_source_dirs, source_dirs_capacity;
 };
 
-enum { HELP_GIVEN = -1, DEFAULT_TOP = 20 };
+/* A kept predicate is true in at least DEFAULT_MIN_FAILING failing runs
+   unless --min-failing says otherwise: with one or two, at sparse rates,
+   coincidences of sampling abound (docs/ranking.md).  */
+enum { HELP_GIVEN = -1, DEFAULT_TOP = 20, DEFAULT_MIN_FAILING = 3 };
 
 static bool parse_confidence(const char *text, double *confidence)
 {
@@ -85,6 +91,18 @@ static int parse_rank_options(const struct command *self, int argc, char **argv,
                 return command_usage_error(self, "bad confidence '%s' (expected a percentage "
                                            "above 0 and below 100, such as 95)",
                                            value ? value : "");
+        } else if (command_option_value("--interval", argc, argv, &i, &value)) {
+            if (value && strcmp(value, "wilson") == 0)
+                options->interval = INTERVAL_WILSON;
+            else if (value && strcmp(value, "normal") == 0)
+                options->interval = INTERVAL_NORMAL;
+            else
+                return command_usage_error(self, "unknown interval '%s' (expected wilson or "
+                                           "normal)", value ? value : "");
+        } else if (command_option_value("--min-failing", argc, argv, &i, &value)) {
+            if (!value || !parse_count(value, &options->min_failing) || options->min_failing == 0)
+                return command_usage_error(self, "bad --min-failing '%s' (expected a number of "
+                                           "failing runs, 1 or more)", value ? value : "");
         } else if (command_option_value("--top", argc, argv, &i, &value)) {
             if (!value || !parse_count(value, &options->top))
                 return command_usage_error(self, "bad --top '%s' (expected a number; 0 lists "
@@ -174,6 +192,61 @@ void universe_name(const struct universe *universe, size_t predicate,
     name->k = (unsigned) (predicate - universe->site_first_predicate[site]);
 }
 
+/* Where each predicate goes among predicates whose scores tie: by its
+   scheme's tie group (branches and returns first: they read as the
+   program's own conditions and calls; scalar pairs last: a comparison the
+   program never made; see schemes.h), then source order: file, line,
+   column, and the predicate's number.  */
+static int readability(const struct site *site)
+{
+    return scheme_infos[site->scheme].report->tie_group;
+}
+
+struct tie_key {
+    int readability;
+    const char *file;
+    unsigned line, column;
+    size_t predicate;
+};
+
+static int compare_tie_keys(const void *a, const void *b)
+{
+    const struct tie_key *x = a, *y = b;
+    if (x->readability != y->readability)
+        return x->readability < y->readability ? -1 : 1;
+    int by_file = strcmp(x->file, y->file);
+    if (by_file)
+        return by_file < 0 ? -1 : 1;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    if (x->column != y->column)
+        return x->column < y->column ? -1 : 1;
+    return (x->predicate > y->predicate) - (x->predicate < y->predicate);
+}
+
+/* Each predicate's place in tie order (isolation.tie_order).  */
+static uint32_t *tie_order_of(const struct universe *universe)
+{
+    struct tie_key *keys = xcalloc(universe->n_predicates + 1, sizeof *keys);
+    size_t p = 0;
+    for (size_t u = 0; u < universe->catalog->n_units; u++) {
+        const struct unit_table *unit = universe->catalog->units[u];
+        for (unsigned s = 0; s < unit->n_sites; s++) {
+            const struct site *site = &unit->sites[s];
+            unsigned count = site_predicate_count(site);
+            for (unsigned k = 0; k < count; k++, p++)
+                keys[p] = (struct tie_key) { readability(site), site->file, site->line,
+                                             site->column, p };
+        }
+    }
+    qsort(keys, p, sizeof *keys, compare_tie_keys);
+    uint32_t *order = xcalloc(universe->n_predicates + 1, sizeof *order);
+    for (size_t i = 0; i < p; i++)
+        order[keys[i].predicate] = (uint32_t) i;
+    free(keys);
+    return order;
+}
+
 /* ---- Reading the runs ------------------------------------------------------- */
 
 struct collector {
@@ -226,9 +299,11 @@ static bool collect_run(void *context, const struct run_view *run, struct diag *
         }
     }
     /* Units come in report order, not catalog order.  */
-    qsort(collector->sites, collector->n_sites, sizeof *collector->sites, compare_u32);
-    qsort(collector->predicates, collector->n_predicates, sizeof *collector->predicates,
-          compare_u32);
+    if (collector->n_sites > 1)
+        qsort(collector->sites, collector->n_sites, sizeof *collector->sites, compare_u32);
+    if (collector->n_predicates > 1)
+        qsort(collector->predicates, collector->n_predicates, sizeof *collector->predicates,
+              compare_u32);
     return isolation_add_run(collector->isolation, run->failed, collector->sites,
                              collector->n_sites, collector->predicates,
                              collector->n_predicates, d);
@@ -237,6 +312,7 @@ static bool collect_run(void *context, const struct run_view *run, struct diag *
 /* ---- Ranking ------------------------------------------------------------------ */
 
 struct scored {
+    const struct isolation *isolation;
     size_t predicate;
     struct predicate_counts counts;
     const struct predicate_score *score;
@@ -248,7 +324,9 @@ static int compare_scored(const void *a, const void *b)
     int by_score = compare_scores(x->score, &x->counts, y->score, &y->counts);
     if (by_score)
         return by_score;
-    return (x->predicate > y->predicate) - (x->predicate < y->predicate);
+    if (x->predicate == y->predicate)
+        return 0;
+    return isolation_tie_before(x->isolation, x->predicate, y->predicate) ? -1 : 1;
 }
 
 /* The kept predicates, best first, into RANKING->top (at most TOP; 0: all).  */
@@ -263,6 +341,7 @@ static void rank_initial(struct ranking *ranking, const struct isolation *isolat
     for (size_t p = 0; p < isolation->n_predicates; p++) {
         if (!scores[p].kept)
             continue;
+        kept[n].isolation = isolation;
         kept[n].predicate = p;
         kept[n].score = &scores[p];
         isolation_counts(isolation, p, &kept[n].counts);
@@ -280,7 +359,8 @@ static void rank_initial(struct ranking *ranking, const struct isolation *isolat
 }
 
 static bool eliminate(struct ranking *ranking, struct isolation *isolation,
-                      struct predicate_score *scores, double z, struct diag *d)
+                      struct predicate_score *scores, const struct score_rule *rule,
+                      struct diag *d)
 {
     size_t capacity = 0;
     struct progress progress;
@@ -288,7 +368,7 @@ static bool eliminate(struct ranking *ranking, struct isolation *isolation,
     bool ok = true;
     while (ok && isolation->runs[1] > 0) {
         progress_update(&progress, ranking->n_failing - isolation->runs[1]);
-        size_t best = isolation_score_all(isolation, z, scores);
+        size_t best = isolation_score_all(isolation, rule, scores);
         if (best == SIZE_MAX)
             break;
         struct ranked_predicate step = { best, { 0 }, scores[best], isolation->runs[1] };
@@ -308,6 +388,11 @@ static bool eliminate(struct ranking *ranking, struct isolation *isolation,
     progress_finish(&progress);
     ranking->n_unexplained = isolation->runs[1];
     return ok;
+}
+
+static const char *interval_name(enum increase_interval interval)
+{
+    return interval == INTERVAL_NORMAL ? "normal approximation" : "Wilson score, Newcombe";
 }
 
 /* ---- Text, CSV and JSON lines ----------------------------------------------------- */
@@ -337,7 +422,8 @@ static void text_table_of(FILE *out, const struct ranking *ranking,
                           const struct ranked_predicate *rows, size_t n_rows, bool steps)
 {
     const char *titles[N_TEXT_COLUMNS] = {
-        steps ? "STEP" : "RANK", "IMPORTANCE", "INCREASE", "BOUND", "F", "S", "F-OBS", "S-OBS",
+        steps ? "STEP" : "RANK", "IMPORTANCE(LOW)", "INCREASE", "INCREASE-LOW", "F", "S", "F-OBS",
+        "S-OBS",
         "LOCATION", "FUNCTION", "PREDICATE",
     };
     struct text_table table;
@@ -380,9 +466,17 @@ static void write_text(FILE *out, const struct ranking *ranking)
     unsigned long n_successful = ranking->n_runs - ranking->n_failing;
     fprintf(out, "runs        %lu: %lu failing, %lu successful (failure: %s)\n", ranking->n_runs,
             ranking->n_failing, n_successful, ranking->failure_rule);
-    fprintf(out, "predicates  %zu at %zu sites; %zu with Increase above 0 at %g%% confidence\n",
+    if (ranking->default_failure_rule)
+        fputs("            (the default rule: any signal or non-zero exit status is a failure;\n"
+              "            --fail-if=signal counts crashes only)\n", out);
+    fprintf(out, "predicates  %zu at %zu sites; %zu kept: INCREASE-LOW above 0 and true in at "
+            "least %lu failing run%s\n",
             ranking->universe->n_predicates, ranking->universe->n_sites, ranking->n_kept,
-            ranking->confidence * 100);
+            ranking->min_failing, ranking->min_failing == 1 ? "" : "s");
+    fprintf(out, "scores      INCREASE-LOW: %g%% lower confidence bound of INCREASE (%s);\n"
+            "            IMPORTANCE(LOW): harmonic mean of INCREASE-LOW and log F / log NumF\n"
+            "            (NumF: failing runs in play, %lu before elimination)\n",
+            ranking->confidence * 100, interval_name(ranking->interval), ranking->n_failing);
     fputs("\nElimination (each step: the best predicate, then again without the runs where it "
           "is true;\nF and S: the failing and successful runs it drops):\n", out);
     if (ranking->n_steps)
@@ -413,7 +507,8 @@ static void format_exact(char *text, size_t size, double value)
 
 static const char *const csv_columns[] = {
     "list", "position", "unit", "site", "predicate_index", "file", "line", "column", "function",
-    "scheme", "predicate", "importance", "increase", "increase_bound", "failure", "context",
+    "scheme", "predicate", "importance_from_lower_bound", "increase", "increase_lower_bound",
+    "failure", "context",
     "f", "s", "f_observed", "s_observed", "num_failing",
 };
 enum { N_CSV_COLUMNS = sizeof csv_columns / sizeof csv_columns[0] };
@@ -502,8 +597,14 @@ static void write_machine(FILE *out, const struct ranking *ranking, bool csv)
         fprintf(out, "%lu", ranking->n_failing);
         json_key(out, "failure", false);
         json_string(out, ranking->failure_rule);
+        json_key(out, "default_failure_rule", false);
+        fputs(ranking->default_failure_rule ? "true" : "false", out);
         json_key(out, "confidence", false);
         fprintf(out, "%.17g", ranking->confidence);
+        json_key(out, "interval", false);
+        json_string(out, ranking->interval == INTERVAL_NORMAL ? "normal" : "wilson");
+        json_key(out, "min_failing", false);
+        fprintf(out, "%lu", ranking->min_failing);
         json_key(out, "sites", false);
         fprintf(out, "%zu", ranking->universe->n_sites);
         json_key(out, "predicates", false);
@@ -528,6 +629,7 @@ static int run_rank(const struct rank_options *options)
     struct collector collector = { 0 };
     struct ranking ranking = { 0 };
     struct predicate_score *scores = NULL;
+    uint32_t *tie_order = NULL;
     int status = EXIT_BAD_INPUT;
     if (!run_set_open(&set, &options->runs, true, &d))
         goto fail;
@@ -539,6 +641,8 @@ static int run_rank(const struct rank_options *options)
     free(every_run);
     if (!ok)
         goto fail;
+    tie_order = tie_order_of(&universe);
+    isolation.tie_order = tie_order;
     collector.universe = &universe;
     collector.isolation = &isolation;
     if (!run_set_visit(&set, collect_run, &collector, &d))
@@ -547,12 +651,16 @@ static int run_rank(const struct rank_options *options)
     ranking.n_runs = set.n_runs;
     ranking.n_failing = set.n_failing;
     ranking.confidence = options->confidence;
+    ranking.interval = options->interval;
+    ranking.min_failing = options->min_failing;
     labeller_describe(&set.labeller, ranking.failure_rule, sizeof ranking.failure_rule);
-    double z = critical_z(options->confidence);
+    ranking.default_failure_rule = !options->runs.labels && !options->runs.fail_if;
+    struct score_rule rule = { critical_z(options->confidence), options->interval,
+                               options->min_failing };
     scores = xcalloc(universe.n_predicates, sizeof *scores);
-    isolation_score_all(&isolation, z, scores);
+    isolation_score_all(&isolation, &rule, scores);
     rank_initial(&ranking, &isolation, scores, options->top);
-    if (!eliminate(&ranking, &isolation, scores, z, &d))
+    if (!eliminate(&ranking, &isolation, scores, &rule, &d))
         goto fail;
     switch (options->format) {
     case RANK_TEXT:
@@ -579,6 +687,7 @@ done:
     free(ranking.top);
     free(ranking.steps);
     free(scores);
+    free(tie_order);
     free(collector.sites);
     free(collector.predicates);
     isolation_free(&isolation);
@@ -590,7 +699,8 @@ done:
 static int rank_main(const struct command *self, int argc, char **argv)
 {
     struct rank_options options = { .format = RANK_TEXT, .confidence = 0.95,
-                                    .top = DEFAULT_TOP };
+                                    .interval = INTERVAL_WILSON,
+                                    .min_failing = DEFAULT_MIN_FAILING, .top = DEFAULT_TOP };
     int status = parse_rank_options(self, argc, argv, &options);
     if (status == EXIT_FINE)
         status = run_rank(&options);
@@ -604,18 +714,24 @@ static int rank_main(const struct command *self, int argc, char **argv)
 const struct command rank_command = {
     .name = "rank",
     .synopsis = "INPUT... [--binary FILE]... [--sites FILE]... [--fail-if=RULE | --labels FILE] "
-                "[--confidence=PERCENT] [--top=N] [--format=text|csv|jsonl|html] "
-                "[--source-dir DIR]...",
+                "[--confidence=PERCENT] [--min-failing=K] [--interval=wilson|normal] [--top=N] "
+                "[--format=text|csv|jsonl|html] [--source-dir DIR]...",
     .summary = "Rank the predicates that predict failure over many runs (Cooperative Bug\n"
-               "Isolation: Increase with its confidence bound, Importance), then eliminate:\n"
-               "take the best, drop the runs where it is true, rank again, until no failing\n"
-               "run or no predicate is left.",
+               "Isolation: Increase with its lower confidence bound, Importance from that\n"
+               "bound), then eliminate: take the best, drop the runs where it is true, rank\n"
+               "again, until no failing run or no predicate is left.  By default any signal\n"
+               "or non-zero exit status is a failure; for crashes, give --fail-if=signal.",
     .options =
         RUN_OPTIONS_HELP
         LABEL_OPTIONS_HELP
         "  --confidence=P   confidence level of Increase's lower bound, in percent\n"
         "                   (default 95); predicates whose bound is not above 0 are\n"
         "                   dropped\n"
+        "  --min-failing=K  keep only predicates true in at least K failing runs\n"
+        "                   (default 3)\n"
+        "  --interval=I     Increase's bound: wilson (default; Newcombe's difference\n"
+        "                   of Wilson score intervals, sound with few runs) or normal\n"
+        "                   (the normal approximation of CBI, for comparison)\n"
         "  --top=N          how many predicates of the ranking before elimination to\n"
         "                   list (default 20; 0: all kept)\n"
         "  --format=FORMAT  text (default), csv or jsonl (one row per predicate, with a\n"

@@ -43,7 +43,10 @@ struct ranking {
     unsigned long n_runs;
     unsigned long n_failing;
     char failure_rule[256];
+    bool default_failure_rule;      /* neither --fail-if nor --labels given */
     double confidence;              /* e.g. 0.95 */
+    enum increase_interval interval;
+    unsigned long min_failing;
     size_t n_kept;                  /* predicates kept before elimination */
     struct ranked_predicate *top;   /* the best before elimination */
     size_t n_top;

@@ -169,3 +169,43 @@ bool field_to_signature(const struct record_reader *reader, struct text_slice fi
     *out = xmemdup0(field.data, field.size);
     return true;
 }
+
+static bool starts_with(const char *data, size_t size, const char *prefix)
+{
+    size_t length = strlen(prefix);
+    return size >= length && memcmp(data, prefix, length) == 0;
+}
+
+enum file_kind guess_file_kind(const char *data, size_t size)
+{
+    if (starts_with(data, size, "\177ELF"))
+        return FILE_ELF;
+    if (starts_with(data, size, "sampler-report\t"))
+        return FILE_REPORT;
+    if (starts_with(data, size, "sampler-aggregate\t"))
+        return FILE_AGGREGATE;
+    if (starts_with(data, size, "unit\t"))
+        return FILE_SITE_TABLE;
+    if (starts_with(data, size, "success\t") || starts_with(data, size, "failure\t"))
+        return FILE_LABELS;
+    return FILE_UNKNOWN;
+}
+
+const char *file_kind_hint(enum file_kind kind)
+{
+    switch (kind) {
+    case FILE_ELF:
+        return " (it looks like an ELF file: pass programs, libraries and objects with --binary)";
+    case FILE_REPORT:
+        return " (it looks like a report)";
+    case FILE_AGGREGATE:
+        return " (it looks like an aggregate: give it to merge, rank or export)";
+    case FILE_SITE_TABLE:
+        return " (it looks like a site table: pass it with --sites)";
+    case FILE_LABELS:
+        return " (it looks like a label file: pass it with --labels)";
+    case FILE_UNKNOWN:
+        break;
+    }
+    return "";
+}

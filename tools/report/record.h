@@ -73,4 +73,14 @@ bool field_to_unsigned(const struct record_reader *reader, struct text_slice fie
 bool field_to_signature(const struct record_reader *reader, struct text_slice field,
                         char **out, struct diag *d);
 
+/* What a file that a reader does not take looks like, judged by its
+   start, for a hint in the reader's message.  */
+enum file_kind { FILE_UNKNOWN, FILE_ELF, FILE_REPORT, FILE_AGGREGATE, FILE_SITE_TABLE,
+                 FILE_LABELS };
+enum file_kind guess_file_kind(const char *data, size_t size);
+
+/* " (it looks like a site table: pass it with --sites)" and the like: what
+   KIND is and how it is given; "" for FILE_UNKNOWN.  */
+const char *file_kind_hint(enum file_kind kind);
+
 #endif

@@ -60,10 +60,14 @@ static bool check_version(struct report_parser *parser)
 {
     struct record_reader *reader = &parser->reader;
     const struct record *record = &parser->record;
-    if (!slice_equals(record->fields[0], "sampler-report"))
+    if (!slice_equals(record->fields[0], "sampler-report")) {
+        const char *hint = file_kind_hint(guess_file_kind(record->line.data, record->line.size));
+        if (*hint)
+            return record_fail(reader, parser->d, "not a sampler report%s", hint);
         return record_fail(reader, parser->d,
                            "not a sampler report (the first line must be "
                            "'sampler-report<TAB>%d')", REPORT_FORMAT_VERSION);
+    }
     if (record->n_fields != 2)
         return record_fail(reader, parser->d, "'sampler-report' record has %zu fields, expected 2",
                            record->n_fields);
@@ -89,6 +93,10 @@ const char *exit_kind_name(enum exit_kind kind)
         return "signal";
     case EXIT_BY_EXEC:
         return "exec";
+    case EXIT_BY__EXIT:
+        return "_exit";
+    case EXIT_BY_QUICK_EXIT:
+        return "quick_exit";
     case EXIT_NOT_YET:
         break;
     }
@@ -101,8 +109,11 @@ static bool parse_exit(struct report_parser *parser)
     const struct text_slice *f = parser->record.fields;
     struct run_report *report = parser->report;
     unsigned long long code;
-    if (slice_equals(f[1], "status")) {
-        report->exit_kind = EXIT_BY_STATUS;
+    if (slice_equals(f[1], "status") || slice_equals(f[1], "_exit")
+        || slice_equals(f[1], "quick_exit")) {
+        report->exit_kind = slice_equals(f[1], "status") ? EXIT_BY_STATUS
+                            : slice_equals(f[1], "_exit") ? EXIT_BY__EXIT
+                            : EXIT_BY_QUICK_EXIT;
         if (!field_to_u64(reader, f[2], "exit status", MAX_EXIT_STATUS, &code, parser->d))
             return false;
     } else if (slice_equals(f[1], "exec")) {
@@ -116,8 +127,8 @@ static bool parse_exit(struct report_parser *parser)
             return record_fail(reader, parser->d, "signal 0 is not a signal");
     } else {
         char shown[128];
-        return record_fail(reader, parser->d, "bad exit kind '%s' (expected status, signal "
-                           "or exec)",
+        return record_fail(reader, parser->d, "bad exit kind '%s' (expected status, signal, "
+                           "exec, _exit or quick_exit)",
                            slice_for_message(f[1], shown, sizeof shown));
     }
     report->exit_code = (unsigned) code;
@@ -150,7 +161,8 @@ static bool parse_header_field(struct report_parser *parser, enum header_field f
         || (field == HEADER_INTERIM && parser->header_seen[HEADER_EXIT]))
         return record_fail(reader, d, "a report has an 'exit' record or an 'interim' "
                            "one, not both");
-    /* exit status N, exit signal N; exit exec.  */
+    /* exit status N, exit signal N, exit _exit N, exit quick_exit N; exit
+       exec.  */
     size_t wanted = field == HEADER_EXIT && !slice_equals(f[1], "exec") ? 3 : 2;
     if (record->n_fields != wanted)
         return record_fail(reader, d, "'%s' record has %zu fields, expected %zu",
@@ -398,6 +410,8 @@ bool report_file_parse(struct report_file *file, const char *path,
 {
     struct report_parser parser = { .d = d };
     memset(file, 0, sizeof *file);
+    if (guess_file_kind(data, size) == FILE_ELF)
+        return diag_fail(d, "%s:1: not a sampler report%s", path, file_kind_hint(FILE_ELF));
     record_reader_init(&parser.reader, path, data, size);
     bool ok = true;
     for (;;) {
@@ -448,13 +462,17 @@ bool report_parse_one(struct run_report *report, const char *path, const char *d
                       size_t size, unsigned long first_line, struct diag *d)
 {
     struct report_parser parser = { .d = d };
+    memset(report, 0, sizeof *report);
+    if (guess_file_kind(data, size) == FILE_ELF)
+        return diag_fail(d, "%s:%lu: not a sampler report%s", path, first_line,
+                         file_kind_hint(FILE_ELF));
     record_reader_init(&parser.reader, path, data, size);
     parser.reader.line_number = first_line - 1;
-    memset(report, 0, sizeof *report);
     bool ok = record_read(&parser.reader, &parser.record, d) == RECORD_READ
               && parse_report(&parser, report);
     record_free(&parser.record);
     name_index_free(&parser.first_occurrence);
+    free(parser.object);
     if (!ok)
         run_report_free(report);
     return ok;

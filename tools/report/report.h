@@ -17,7 +17,13 @@ enum exit_kind {
     EXIT_BY_STATUS,
     EXIT_BY_SIGNAL,
     EXIT_BY_EXEC,     /* the process image was replaced by exec */
+    EXIT_BY__EXIT,    /* _exit or _Exit, with a status */
+    EXIT_BY_QUICK_EXIT, /* quick_exit, with a status */
 };
+
+/* Whether the run ended with an exit status (exit, _exit, quick_exit).  */
+#define EXIT_HAS_STATUS(kind) \
+    ((kind) == EXIT_BY_STATUS || (kind) == EXIT_BY__EXIT || (kind) == EXIT_BY_QUICK_EXIT)
 
 struct site_counts {
     unsigned site;

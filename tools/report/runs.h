@@ -56,7 +56,9 @@ int run_command_line(const struct command *command, int argc, char **argv,
 #define LABEL_OPTIONS_HELP \
     "  --fail-if=RULE   which runs failed: comma-separated conditions, any of which\n" \
     "                   makes a run fail: signal, signal=N, status=N, status=N-M\n" \
-    "                   (default " DEFAULT_FAILURE_RULE ")\n" \
+    "                   (default " DEFAULT_FAILURE_RULE ": any signal or non-zero\n" \
+    "                   exit status; for crashes, --fail-if=signal is the usual\n" \
+    "                   choice)\n" \
     "  --labels FILE    each run's outcome instead: lines 'success' or 'failure',\n" \
     "                   TAB, the report as given\n"
 

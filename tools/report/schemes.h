@@ -30,6 +30,11 @@ struct scheme_report {
     /* The predicates count as observed in every run (sites with no "not
        taken" counter: checks, function entries).  */
     bool observed_in_every_run;
+    /* Where its predicates go among predicates whose scores tie in
+       `rank': lower first.  Branches and returns -1 (they read as the
+       program's own conditions and calls), scalar pairs 1 (a comparison
+       the program never made), the others 0.  */
+    int tie_group;
     /* Which counter is shown at POSITION.  NULL: table order.  */
     unsigned (*counter_at)(const struct site *site, unsigned position);
 };

@@ -307,6 +307,10 @@ bool site_catalog_add_text_at(struct site_catalog *catalog, const char *origin,
     struct record record = { 0 };
     char shown[128];
     bool ok = true;
+    enum file_kind kind = guess_file_kind(data, size);
+    if (kind != FILE_UNKNOWN && kind != FILE_SITE_TABLE)
+        return diag_fail(d, "%s:%lu: not a site table%s", origin, first_line,
+                         file_kind_hint(kind));
     record_reader_init(&reader, origin, data, size);
     reader.line_number = first_line - 1;
     while (ok) {

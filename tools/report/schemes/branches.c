@@ -46,4 +46,5 @@ const struct scheme_report SCHEME_REPORT(BRANCHES) = {
     .predicate_true = branch_true,
     .predicate_text = branch_text,
     .counter_at = branch_counter_at,
+    .tie_group = -1,
 };

@@ -26,4 +26,5 @@ const struct scheme_report SCHEME_REPORT(RETURNS) = {
     .predicate_count = returns_count,
     .predicate_true = returns_true,
     .predicate_text = returns_text,
+    .tie_group = -1,
 };

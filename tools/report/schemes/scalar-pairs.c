@@ -40,4 +40,5 @@ const struct scheme_report SCHEME_REPORT(SCALAR_PAIRS) = {
     .predicate_count = pairs_count,
     .predicate_true = pairs_true,
     .predicate_text = pairs_text,
+    .tie_group = 1,
 };
