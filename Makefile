@@ -200,8 +200,10 @@ check-torture-ci: all
 	$(TORTURE) --set "execute ieee" --levels "-O0 -O3" --o3-every 0 --sample 25
 	$(TORTURE) --set compile --sample 10
 
+# The predicate schemes' counts, and the values scheme's hot-lists.
 check-schemes: all
 	testsuite/schemes/run-scheme-tests.sh $(abspath $(B))
+	testsuite/values/run-values-tests.sh $(abspath $(B))
 
 check-run: all
 	testsuite/run/run-tests.sh $(abspath $(B))

@@ -35,6 +35,8 @@ static const char help_rest[]
   "  -fplugin-arg-sampler-pairs-sites=assignment|pair  an assignment's pairs\n"
   "      are sampled together, one visit (assignment, the default), or each\n"
   "      pair on its own (pair)\n"
+  "  -fplugin-arg-sampler-hotlist=K      values a values site's hot-list\n"
+  "      holds (16)\n"
   "  -fplugin-arg-sampler-pairs-constants also pair assignments with the\n"
   "      integer constants of the function\n"
   "  -fplugin-arg-sampler-region-limit=N most sites between two checks on\n"
@@ -123,7 +125,7 @@ sampler_help (void)
 
 static const char *const accepted_keys
   = "schemes, include-function, exclude-function, include-file, "
-    "exclude-file, weightless, pairs-limit, pairs-sites, pairs-constants, "
+    "exclude-file, weightless, pairs-limit, pairs-sites, pairs-constants, hotlist, "
     "region-limit, pad-limit, unsampled, site-table, "
     "verbose, dump, help";
 
@@ -193,6 +195,7 @@ parse_arguments (struct plugin_name_args *info)
   sampler_opts.schemes = SCHEME_BIT (SAMPLER_SCHEME_CHECKS);
   sampler_opts.pairs_limit = 16;
   sampler_opts.pairs_per_pair = false;
+  sampler_opts.hotlist = 16;
   sampler_opts.region_limit = 0;
   sampler_opts.pad_limit = 16;
   sampler_opts.unsampled = true;
@@ -264,6 +267,18 @@ parse_arguments (struct plugin_name_args *info)
 	      bad_value (key, value, "assignment or pair");
 	      ok = false;
 	    }
+	}
+      else if (strcmp (key, "hotlist") == 0)
+	{
+	  char *end;
+	  long n = value ? strtol (value, &end, 10) : -1;
+	  if (!value || !*value || *end || n < 1 || n > 1024)
+	    {
+	      bad_value (key, value, "a whole number from 1 to 1024");
+	      ok = false;
+	    }
+	  else
+	    sampler_opts.hotlist = (unsigned) n;
 	}
       else if (strcmp (key, "region-limit") == 0
 	       || strcmp (key, "pad-limit") == 0)

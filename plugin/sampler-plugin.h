@@ -35,6 +35,7 @@ struct sampler_options
   /* Each scalar-pairs site is a visit of its own on the countdown (CBI's
      form), rather than one visit per assignment for all its pairs.  */
   bool pairs_per_pair;
+  unsigned hotlist;		/* Hot-list capacity of a values site.  */
   /* Most sites a region may have before another check splits it (0: no
      limit).  */
   int region_limit;

@@ -129,6 +129,27 @@ const char *callee_text (gimple *call);
 bool source_location_p (location_t loc);
 bool integer_like_type (tree type);
 enum site_info::value_kind_t value_kind_of (tree type);
+/* The variable STMT assigns, if it is a user's scalar variable: the X of
+   the assignment hook.  */
+tree assigned_variable (gimple *stmt);
+/* Whether CALL, at a source location, has an integer or pointer result
+   that the returns and values schemes observe (schemes/returns.cc).  */
+bool observable_return (gcall *call);
+/* CALL's result as a register a marker can observe: its lhs, or a new
+   temporary that becomes the lhs, stored into the old lhs by a statement
+   added to AFTER.  A second scheme calling it gets the temporary.  */
+tree call_result_value (gcall *call, after_stmt_inserter &after);
+
+/* A site of SCHEME with a hot-list (merge kind HOT_LIST, capacity
+   -fplugin-arg-sampler-hotlist) at LOC, observing values of TYPE; WHAT
+   names them, and the predicate adds their kind: "WHAT (signed)",
+   "(unsigned)" or "(pointer)" (schemes/values.cc).  */
+unsigned hot_list_site (enum sampler_scheme_id scheme, location_t loc,
+			const char *what, tree type);
+/* The sample call of a hot-list site: __sampler_value (COUNTERS, VALUE,
+   CAPACITY), VALUE an unsigned long long operand.  */
+void hot_list_sample_call (const site_info &site, tree value,
+			   sample_call &call);
 
 /* Helpers for the sample calls (unit.cc).  */
 

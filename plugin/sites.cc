@@ -655,8 +655,7 @@ source_location_p (location_t loc)
   return expand_location (loc).file && !in_system_header_at (loc);
 }
 
-/* The variable a statement assigns, if it is a user's scalar variable.  */
-static tree
+tree
 assigned_variable (gimple *stmt)
 {
   /* `x = {CLOBBER}' ends x's life (it takes the location of the return or

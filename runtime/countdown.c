@@ -50,21 +50,27 @@ struct sampler_stream {
 /* The generator: xoshiro256** (Blackman and Vigna, "Scrambled linear
    pseudorandom number generators", 2021), 64 good bits in about ten
    instructions.  Seeded by splitmix64, as its authors advise.  */
-static inline uint64_t rotate_left(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
-}
+/* One step of the generator X, its output into RESULT.  A macro, so that
+   the SAMPLER_PRESERVING sampler_thread_random64 has it too: GCC does not
+   inline across target options.  */
+#define XOSHIRO_STEP(x, result)                                              \
+    do {                                                                     \
+        uint64_t product_ = (x)->s1 * 5;                                     \
+        uint64_t t_ = (x)->s1 << 17;                                         \
+        product_ = ((product_ << 7) | (product_ >> 57)) * 9;                 \
+        (x)->s2 ^= (x)->s0;                                                  \
+        (x)->s3 ^= (x)->s1;                                                  \
+        (x)->s1 ^= (x)->s2;                                                  \
+        (x)->s0 ^= (x)->s3;                                                  \
+        (x)->s2 ^= t_;                                                       \
+        (x)->s3 = ((x)->s3 << 45) | ((x)->s3 >> 19);                         \
+        (result) = product_;                                                 \
+    } while (0)
 
 static inline uint64_t random64(struct xoshiro *x)
 {
-    uint64_t result = rotate_left(x->s1 * 5, 7) * 9;
-    uint64_t t = x->s1 << 17;
-    x->s2 ^= x->s0;
-    x->s3 ^= x->s1;
-    x->s1 ^= x->s2;
-    x->s0 ^= x->s3;
-    x->s2 ^= t;
-    x->s3 = rotate_left(x->s3, 45);
+    uint64_t result;
+    XOSHIRO_STEP(x, result);
     return result;
 }
 
@@ -228,6 +234,7 @@ static void stream_reseed(struct sampler_stream *stream, uint64_t base,
 {
     random_seed(stream, sampler_stream_seed(base, order));
     stream->bank.next = SAMPLER_BANK_SIZE;
+    stream->bank.coins_left = 0;
 }
 
 struct sampler_stream *sampler_stream_new(long sparsity, uint64_t base,
@@ -357,6 +364,25 @@ static long thread_start_preserving(void)
     return start_thread();
 }
 #endif
+
+/* A thread whose stream could not be made tosses its coins with this.  */
+static __thread uint64_t fallback_random_state;
+
+SAMPLER_PRESERVING uint64_t sampler_thread_random64(void)
+{
+    struct sampler_stream *stream = sampler_thread_stream;
+    uint64_t result;
+
+    if (__builtin_expect(stream == NULL, 0)) {
+        /* splitmix64, written out for the same reason as XOSHIRO_STEP.  */
+        uint64_t z = fallback_random_state += UINT64_C(0x9e3779b97f4a7c15);
+        z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+        z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+        return z ^ (z >> 31);
+    }
+    XOSHIRO_STEP(&stream->random, result);
+    return result;
+}
 
 SAMPLER_EXPORT SAMPLER_PRESERVING long __sampler_thread_start_preserving(void)
 {

@@ -191,23 +191,39 @@ static struct {
     ino_t previous_inode;
 } sequence;
 
+/* Signal handlers waiting for the lock.  A thread that writes interim
+   reports back to back would otherwise take the lock again before a
+   handler's next try, and the final report would be lost.  */
+static atomic_int signal_waiters;
+
 /* Takes the lock; false when the calling thread holds it already, or, from
-   a signal handler, when another thread keeps it too long.  */
+   a signal handler, when another thread keeps it too long.  Outside a
+   signal handler, the lock goes to waiting handlers first.  */
 static bool acquire_lock(bool from_signal)
 {
     const struct timespec pause = { 0, 1000000 };
     int self = (int)gettid();
+    bool acquired = false;
 
+    if (from_signal)
+        atomic_fetch_add_explicit(&signal_waiters, 1, memory_order_acq_rel);
     for (unsigned waited = 0;; waited++) {
         int owner = 0;
-        if (atomic_compare_exchange_strong_explicit(&report_owner, &owner, self,
-                                                    memory_order_acquire,
-                                                    memory_order_relaxed))
-            return true;
+        if (!from_signal && atomic_load_explicit(&signal_waiters, memory_order_acquire) > 0)
+            owner = atomic_load_explicit(&report_owner, memory_order_relaxed);
+        else if (atomic_compare_exchange_strong_explicit(&report_owner, &owner, self,
+                                                         memory_order_acquire,
+                                                         memory_order_relaxed)) {
+            acquired = true;
+            break;
+        }
         if (owner == self || (from_signal && waited >= SIGNAL_LOCK_WAIT_MS))
-            return false;
+            break;
         nanosleep(&pause, NULL);
     }
+    if (from_signal)
+        atomic_fetch_sub_explicit(&signal_waiters, 1, memory_order_acq_rel);
+    return acquired;
 }
 
 static void release_lock(void)
@@ -827,12 +843,15 @@ static int write_report(enum sampler_ending ending, int value, bool from_signal)
        is not async-signal-safe and a crashing thread is not cancelled.)  */
     if (!from_signal)
         pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
+    /* The signals wait from before the lock is taken until after it is
+       released: a terminating signal's handler on this thread would find
+       the lock held by its own thread, and give up its report.  */
+    quiet_signals_begin(&quiet, !from_signal);
     if (acquire_lock(from_signal)) {
-        quiet_signals_begin(&quiet, !from_signal);
         result = write_due_report(config, ending, value);
-        quiet_signals_end(&quiet);
         release_lock();
     }
+    quiet_signals_end(&quiet);
     if (!from_signal)
         pthread_setcancelstate(cancel_state, NULL);
     errno = saved_errno;

@@ -89,6 +89,10 @@ void __sampler_bounds_unsigned(unsigned long long *slots, unsigned long long val
 void __sampler_bounds_double(unsigned long long *slots, double value);
 void __sampler_float_kind(unsigned long long *counters, long double value,
                           int source_type);
+/* A values site with a hot-list of CAPACITY entries (its 3 + 2 CAPACITY
+   slots: runtime/schemes/values.c).  */
+void __sampler_value(unsigned long long *slots, unsigned long long value,
+                     unsigned long capacity);
 /* The k scalar-pairs sites of an assignment, one visit for them all
    (the plugin's default, pairs-sites=assignment): every pair is
    compared.  VALUES[0] is the value assigned, VALUES[1] to VALUES[k]
@@ -151,6 +155,9 @@ void __sampler_unregister_unit(struct __sampler_unit *unit);
 void __sampler_observe_signed(unsigned long long *slots, long long value);
 void __sampler_observe_unsigned(unsigned long long *slots, unsigned long long value);
 void __sampler_observe_double(unsigned long long *slots, double value);
+/* A value into a hot-list of CAPACITY entries (values).  */
+void __sampler_observe_value(unsigned long long *slots, unsigned long long value,
+                             unsigned long capacity);
 
 /* float-kinds: one counter per class, in this order.  */
 enum sampler_float_kind {

@@ -167,6 +167,10 @@ struct sampler_bank {
     unsigned next;        /* index of the next unused countdown */
     unsigned generation;  /* of the sparsity the bank was drawn at */
     long countdowns[SAMPLER_BANK_SIZE];
+    /* Random bits from the stream's generator not used yet, and how many
+       (sampler_thread_coin).  */
+    uint64_t coins;
+    unsigned coins_left;
 };
 
 /* The calling thread's stream (NULL until it starts sampling), and how many
@@ -176,9 +180,35 @@ extern __thread struct sampler_stream *sampler_thread_stream
     __attribute__((tls_model("initial-exec")));
 extern atomic_uint sampler_sparsity_generation;
 
+/* A uniform 64-bit number from the calling thread's generator, the one
+   its countdowns are drawn from (xoshiro256**): the coin tosses of the
+   sample functions (hot-lists).  Callable from SAMPLER_PRESERVING code.  */
+SAMPLER_PRESERVING uint64_t sampler_thread_random64(void);
+
 /* sampler_countdown_next for SAMPLER_PRESERVING code, when the bank is
    empty, stale or not there yet (drawing takes floating point).  */
 SAMPLER_PRESERVING long sampler_countdown_refill_preserving(void);
+
+/* True with probability 2^-J (1 <= J <= 63), from the calling thread's
+   generator: a hot-list tosses one such coin per sampled visit, so the
+   bits of one draw serve several tosses and most take no call.  */
+static inline __attribute__((always_inline)) SAMPLER_PRESERVING bool
+sampler_thread_coin(unsigned j)
+{
+    struct sampler_bank *bank = (struct sampler_bank *)sampler_thread_stream;
+    uint64_t mask = (UINT64_C(1) << j) - 1;
+
+    if (__builtin_expect(bank == NULL, 0))
+        return (sampler_thread_random64() & mask) == 0;
+    if (__builtin_expect(bank->coins_left < j, 0)) {
+        bank->coins = sampler_thread_random64();
+        bank->coins_left = 64;
+    }
+    bool heads = (bank->coins & mask) == 0;
+    bank->coins >>= j;
+    bank->coins_left -= j;
+    return heads;
+}
 
 /* sampler_countdown_next for SAMPLER_PRESERVING code: inline, as every
    sampled visit takes one (at sparsity 1 scalar-pairs samples many visits

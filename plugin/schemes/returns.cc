@@ -1,6 +1,8 @@
 /* sampler.so: the returns scheme.  A call of the source whose result is
    an integer or a pointer is a site ("f (...)") with counters <0, ==0 and
-   >0; the marker after the call observes the result itself.
+   >0; the marker after the call observes the result itself.  Its
+   discovery (observable_return, call_result_value) serves the values
+   scheme too.
    Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).  */
 
 #include "../schemes.h"
@@ -15,11 +17,12 @@
 #include "tree-cfg.h"
 #include "gimplify.h"
 
-/* Whether CALL's result is one the returns scheme observes.  */
-static bool
+/* Whether CALL's result is one the returns and values schemes observe.  */
+bool
 observable_return (gcall *call)
 {
-  if (gimple_call_internal_p (call)
+  if (!source_location_p (gimple_location (call))
+      || gimple_call_internal_p (call)
       || (gimple_call_flags (call) & (ECF_RETURNS_TWICE | ECF_NORETURN)))
     return false;
   tree type = gimple_call_return_type (call);
@@ -34,42 +37,40 @@ observable_return (gcall *call)
   return true;
 }
 
-static void
-return_site (gcall *call)
+tree
+call_result_value (gcall *call, after_stmt_inserter &after)
 {
-  location_t loc = gimple_location (call);
-  tree type = gimple_call_return_type (call);
-  after_stmt_inserter after;
   tree lhs = gimple_call_lhs (call);
-  tree result;
   if (lhs && is_gimple_reg (lhs))
-    result = lhs;
-  else
+    return lhs;
+  /* Observe the value itself, not a memory location it is stored to.  */
+  tree result = create_tmp_reg (gimple_call_return_type (call),
+				"sampler_result");
+  gimple_call_set_lhs (call, result);
+  if (lhs)
     {
-      /* Observe the value itself, not a memory location it is stored to.  */
-      result = create_tmp_reg (type, "sampler_result");
-      gimple_call_set_lhs (call, result);
-      if (lhs)
-	{
-	  gimple *store = gimple_build_assign (lhs, result);
-	  gimple_set_location (store, loc);
-	  after.add (store);
-	}
+      gimple *store = gimple_build_assign (lhs, result);
+      gimple_set_location (store, gimple_location (call));
+      after.add (store);
     }
-  char *text = concat (callee_text (call), " (...)", NULL);
-  unsigned index = new_site (SAMPLER_SCHEME_RETURNS, loc, text);
-  unit_sites[index].value_kind = value_kind_of (type);
-  after.add (build_marker (index, loc, result));
-  after.commit (call);
+  return result;
 }
 
 static void
 returns_statement (gimple *stmt)
 {
   gcall *call = dyn_cast <gcall *> (stmt);
-  if (call && source_location_p (gimple_location (call))
-      && observable_return (call))
-    return_site (call);
+  if (!call || !observable_return (call))
+    return;
+  location_t loc = gimple_location (call);
+  after_stmt_inserter after;
+  tree result = call_result_value (call, after);
+  char *text = concat (callee_text (call), " (...)", NULL);
+  unsigned index = new_site (SAMPLER_SCHEME_RETURNS, loc, text);
+  unit_sites[index].value_kind
+    = value_kind_of (gimple_call_return_type (call));
+  after.add (build_marker (index, loc, result));
+  after.commit (call);
 }
 
 /* __sampler_sign_signed or _unsigned (COUNTERS, RESULT).  */

@@ -520,7 +520,7 @@ site_line () { record site "$1" branches a.c 1 1 f 2 'x' false,true; }
     > "$scratch/input"; bad_table "site field count" "T:2: 'site' record has 9 fields, expected 10"
 { record unit $MAIN a.c 1 2; record site 0 branchez a.c 1 1 f 2 x false,true; record end; } \
     > "$scratch/input"; bad_table "unknown scheme" \
-      "T:2: unknown scheme 'branchez' (known: checks, branches, returns, scalar-pairs, float-kinds, function-entries, bounds)"
+      "T:2: unknown scheme 'branchez' (known: checks, branches, returns, scalar-pairs, float-kinds, function-entries, bounds, values, sizes)"
 { record unit $MAIN a.c 1 2; record site 0 returns a.c 1 1 f 2 x '<0,>0'; record end; } \
     > "$scratch/input"; bad_table "scheme counter count" "T:2: returns site 0 has 2 counters, expected 3"
 { record unit $MAIN a.c 1 3; record site 0 branches a.c 1 1 f 3 x false,true; record end; } \
@@ -530,6 +530,12 @@ site_line () { record site "$1" branches a.c 1 1 f 2 'x' false,true; }
 { record unit $MAIN a.c 1 3; record site 0 bounds a.c 1 1 f 3 'n' count,min,max; record end; } \
     > "$scratch/input"; bad_table "bounds without kind" \
       "T:2: bounds site 0: predicate 'n' does not end with (signed), (unsigned) or (double)"
+{ record unit $MAIN a.c 1 4; record site 0 values a.c 1 1 f 4 'n (signed)' s,t,l,v; record end; } \
+    > "$scratch/input"; bad_table "values counter count" \
+      "T:2: values site 0 has 4 counters; a hot-list of K values has 3 + 2K, K >= 1"
+{ record unit $MAIN a.c 1 5; record site 0 values a.c 1 1 f 5 'n' s,t,l,v,c; record end; } \
+    > "$scratch/input"; bad_table "values without kind" \
+      "T:2: values site 0: predicate 'n' does not end with (signed), (unsigned) or (pointer)"
 { record unit $MAIN a.c 1 2; record site 0 branches a.c x 1 f 2 x false,true; record end; } \
     > "$scratch/input"; bad_table "bad line number" "T:2: bad number 'x' for line"
 { record unit $MAIN a.c 1 2; site_line 0; record end; record stray; } \
@@ -677,7 +683,7 @@ expect_problems "check-reports: a minimum above the maximum is a problem" "$scra
     "$scratch/bad-bounds/r-4301 ($scratch/demo-prog): function scale has counts but was never entered"
 
 # --- Command line --------------------------------------------------------------------
-top_usage="usage: sampler-report COMMAND [ARGUMENT]... (commands: show, merge, rank, export, help; see sampler-report --help)"
+top_usage="usage: sampler-report COMMAND [ARGUMENT]... (commands: show, merge, rank, export, values, help; see sampler-report --help)"
 show_usage="usage: sampler-report show REPORT [--binary FILE]... [--sites FILE]... [--format=text|csv|jsonl] [--all]"
 expect_error "no command" 2 "sampler-report: no command given
 $top_usage"
@@ -691,6 +697,17 @@ expect_error "show: no report" 2 "sampler-report: 'show' needs a report file
 $show_usage" show --all
 expect_error "show: two reports" 2 "sampler-report: 'show' takes one report; 'b' is a second one
 $show_usage" show a b
+values_usage="usage: sampler-report values INPUT... [--binary FILE]... [--sites FILE]... [--min-share=P] [--top=N] [--format=text|csv|jsonl|html]"
+expect_error "values: --top 0" 2 "sampler-report: --top wants a whole number from 1 to 1024, not '0'
+$values_usage" values "$scratch/run.report" --top=0
+expect_error "values: --min-share 1.5" 2 "sampler-report: --min-share wants a number above 0 and at most 1, not '1.5'
+$values_usage" values "$scratch/run.report" --min-share=1.5
+expect_error "values: --min-share text" 2 "sampler-report: --min-share wants a number above 0 and at most 1, not 'most'
+$values_usage" values "$scratch/run.report" --min-share most
+expect_error "values: unknown format" 2 "sampler-report: unknown format 'xml' (text, csv, jsonl or html)
+$values_usage" values "$scratch/run.report" --format=xml
+expect_error "values: no input" 2 "sampler-report: 'values' needs reports
+$values_usage" values --top=3
 expect_error "show: unknown format" 2 "sampler-report: unknown format 'xml' (expected text, csv or jsonl)
 $show_usage" show "$scratch/run.report" --format=xml
 expect_error "show: --binary without file" 2 "sampler-report: option '--binary' needs a file

@@ -9,6 +9,7 @@ Suite *process_suite(void);
 Suite *observe_suite(void);
 Suite *report_suite(void);
 Suite *stats_suite(void);
+Suite *values_suite(void);
 
 int main(void)
 {
@@ -19,6 +20,7 @@ int main(void)
     srunner_add_suite(runner, observe_suite());
     srunner_add_suite(runner, report_suite());
     srunner_add_suite(runner, stats_suite());
+    srunner_add_suite(runner, values_suite());
     srunner_run_all(runner, CK_NORMAL);
     int failed = srunner_ntests_failed(runner);
     srunner_free(runner);

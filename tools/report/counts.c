@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hotlist.h"
 #include "schemes.h"
 #include "util.h"
 
@@ -120,7 +121,17 @@ void unit_totals_add(struct unit_totals *totals, const struct unit_counts *occur
         case SAMPLER_MERGE_MIN_MAX:
             merge_min_max(site, total, counts->values);
             break;
-        case SAMPLER_MERGE_HOT_LIST:
+        case SAMPLER_MERGE_HOT_LIST: {
+            /* Thinning by a fixed seed, so that a merge repeats.  */
+            static struct hot_random random;
+            static bool seeded;
+            if (!seeded) {
+                hot_random_init(&random, HOT_RANDOM_SEED);
+                seeded = true;
+            }
+            hot_slots_merge(total, counts->values, hot_list_capacity(site), &random);
+            break;
+        }
         case SAMPLER_MERGE_PATH_TABLE:
         case SAMPLER_N_MERGE_KINDS:
             /* No scheme of the registry merges this way yet.  */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "hotlist.h"
 #include "output.h"
 #include "predicates.h"
 #include "runs.h"
@@ -16,8 +17,9 @@
 #include "textout.h"
 #include "util.h"
 
-enum { RUNS_CSV, SITES_CSV, COUNTS_CSV, N_TABLES };
-static const char *const table_names[N_TABLES] = { "runs.csv", "sites.csv", "counts.csv" };
+enum { RUNS_CSV, SITES_CSV, COUNTS_CSV, VALUES_CSV, N_TABLES };
+static const char *const table_names[N_TABLES] = { "runs.csv", "sites.csv", "counts.csv",
+                                                   "values.csv" };
 
 struct exporter {
     struct output_file files[N_TABLES];
@@ -48,6 +50,25 @@ static void write_value(FILE *out, const struct site *site, uint64_t bits)
             fprintf(out, "%.17g\n", value);
     } else {
         fprintf(out, "%llu\n", (unsigned long long) bits);
+    }
+}
+
+/* A hot-list site's entries (values.csv): run, unit, site, its sampled
+   visits and tau (2^tau-log2; the run's sparsity is in runs.csv), each
+   value and its count.  */
+static void write_hot_list(FILE *out, unsigned long id, const struct unit_table *table,
+                           const struct site *site, const unsigned long long *slots)
+{
+    unsigned long long j = slots[HOT_SLOT_TAU_LOG2];
+    for (unsigned i = 0; i < hot_list_capacity(site); i++) {
+        unsigned long long count = slots[HOT_SLOT_ENTRIES + 2 * i + 1];
+        if (count == 0)
+            continue;
+        fprintf(out, "%lu,%s,%u,%llu,%.17g,", id, table->signature, site->index,
+                slots[HOT_SLOT_SAMPLED], ldexp(1, j > HOT_MAX_TAU_LOG2
+                                                  ? HOT_MAX_TAU_LOG2 : (int)j));
+        fprintf(out, "%llu,", count);
+        write_value(out, site, slots[HOT_SLOT_ENTRIES + 2 * i]);
     }
 }
 
@@ -84,6 +105,8 @@ static bool export_run(void *context, const struct run_view *run, struct diag *d
                 else
                     fprintf(counts, "%llu\n", values[c]);
             }
+            if (scheme_infos[site->scheme].merge == SAMPLER_MERGE_HOT_LIST)
+                write_hot_list(exporter->files[VALUES_CSV].file, id, table, site, values);
         }
     }
     return true;
@@ -141,6 +164,7 @@ static int run_export(const struct run_options *options, const char *directory)
         fputs("run,origin,program,pid,sparsity,seed,exit_kind,exit_code,label\n",
               exporter.files[RUNS_CSV].file);
         fputs("run,unit,site,counter,count\n", exporter.files[COUNTS_CSV].file);
+        fputs("run,unit,site,sampled,tau,count,value\n", exporter.files[VALUES_CSV].file);
         write_sites(exporter.files[SITES_CSV].file, &set.catalog);
         ok = run_set_visit(&set, export_run, &exporter, &d);
     }
@@ -188,13 +212,14 @@ const struct command export_command = {
     .synopsis = "INPUT... --output DIRECTORY [--format=csv] [--binary FILE]... "
                 "[--sites FILE]... [--fail-if=RULE | --labels FILE]",
     .summary = "Export runs as CSV tables for SQL engines: DIRECTORY/runs.csv (one row per\n"
-               "run, with its label), sites.csv (one per site of every unit) and counts.csv\n"
-               "(one per run, unit, site and counter of every site a run observed).\n"
+               "run, with its label), sites.csv (one per site of every unit), counts.csv\n"
+               "(one per run, unit, site and counter of every site a run observed) and\n"
+               "values.csv (one per run, values site and value of its hot-list).\n"
                "tools/cbi-scores.sql computes rank's scores from them.",
     .options =
         RUN_OPTIONS_HELP
         LABEL_OPTIONS_HELP
-        "  --output DIR     where the three tables go (-o DIR; created if missing; each\n"
+        "  --output DIR     where the four tables go (-o DIR; created if missing; each\n"
         "                   file written whole or not at all)\n"
         "  --format=csv     the only format\n",
     .run = export_main,

@@ -13,7 +13,7 @@
 #include "textout.h"
 #include "util.h"
 
-static void html_text(FILE *out, const char *text)
+void html_text(FILE *out, const char *text)
 {
     for (const unsigned char *p = (const unsigned char *) text; *p; p++) {
         switch (*p) {

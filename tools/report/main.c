@@ -12,6 +12,7 @@ static const struct command *const commands[] = {
     &merge_command,
     &rank_command,
     &export_command,
+    &values_command,
 };
 
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };

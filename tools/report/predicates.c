@@ -3,6 +3,7 @@
    merge kind.  */
 #include "predicates.h"
 
+#include "hotlist.h"
 #include "schemes.h"
 
 static const struct scheme_report *hooks(const struct site *site)
@@ -26,6 +27,8 @@ bool site_observed(const struct site *site, const unsigned long long *values)
 {
     if (scheme_infos[site->scheme].merge == SAMPLER_MERGE_MIN_MAX)
         return values[MIN_MAX_SLOT_COUNT] != 0;
+    if (scheme_infos[site->scheme].merge == SAMPLER_MERGE_HOT_LIST)
+        return values[HOT_SLOT_SAMPLED] != 0;
     for (unsigned c = 0; c < site->n_counters; c++) {
         if (values[c])
             return true;

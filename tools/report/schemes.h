@@ -56,8 +56,9 @@ extern const struct scheme_info scheme_infos[SAMPLER_N_SCHEMES];
 #include "schemes.def"
 
 /* Whether counter C of SITE holds one of the site's values rather than a
-   count: the least and greatest of a MIN_MAX site, of the site's
-   bound_kind (which the scheme's read_site sets).  */
+   count: the least and greatest of a MIN_MAX site, the values of a
+   HOT_LIST site's entries, of the site's bound_kind (which the scheme's
+   read_site sets).  */
 bool site_counter_is_value(const struct site *site, unsigned c);
 
 /* Slots of a MIN_MAX site.  */
@@ -70,5 +71,19 @@ const char *relation_operator(unsigned k);
 bool relation_true(const unsigned long long *values, unsigned k);
 
 void buffer_append_text(struct byte_buffer *out, const char *text);
+
+/* A suffix of a site's predicate that names the kind of its values.  */
+struct kind_suffix {
+    const char *suffix;
+    enum bound_kind kind;
+};
+bool read_kind_suffix(const struct record_reader *reader, struct site *site,
+                      const struct kind_suffix *kinds, size_t n_kinds, struct diag *d);
+
+/* The read_site hook of the schemes with hot-lists: checks that SITE has
+   3 + 2K counters (K >= 1) and reads the kind of its values from the end
+   of its predicate (bound_kind).  */
+bool hot_list_read_site(const struct record_reader *reader, struct site *site,
+                        struct diag *d);
 
 #endif

@@ -43,6 +43,10 @@ void json_string(FILE *out, const char *text);
 void json_key(FILE *out, const char *key, bool first);
 void json_string_or_null(FILE *out, const char *text);
 
+/* TEXT as HTML character data or attribute value: markup characters as
+   entities, control characters as visible symbols (html.c).  */
+void html_text(FILE *out, const char *text);
+
 /* TEXT as a string field of the report and site-table formats: backslash,
    TAB and newline written as two characters each.  */
 void write_escaped(FILE *out, const char *text);

@@ -29,29 +29,12 @@ static const char *const bound_operators[] = {
 static bool bounds_read_site(const struct record_reader *reader, struct site *site,
                              struct diag *d)
 {
-    static const struct {
-        const char *suffix;
-        enum bound_kind kind;
-    } kinds[] = {
+    static const struct kind_suffix kinds[] = {
         { "(signed)", BOUND_SIGNED },
         { "(unsigned)", BOUND_UNSIGNED },
         { "(double)", BOUND_DOUBLE },
     };
-    size_t length = strlen(site->predicate);
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
-        size_t suffix_length = strlen(kinds[i].suffix);
-        if (length >= suffix_length
-            && strcmp(site->predicate + length - suffix_length, kinds[i].suffix) == 0) {
-            site->bound_kind = kinds[i].kind;
-            return true;
-        }
-    }
-    char shown[128];
-    return record_fail(reader, d,
-                       "bounds site %u: predicate '%s' does not end with (signed), "
-                       "(unsigned) or (double)",
-                       site->index, quote_for_message(site->predicate, length, shown,
-                                                      sizeof shown));
+    return read_kind_suffix(reader, site, kinds, sizeof kinds / sizeof kinds[0], d);
 }
 
 static enum bound_predicate bound_predicate_at(const struct site *site, unsigned k)

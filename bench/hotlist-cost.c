@@ -1,0 +1,78 @@
+/* The cost of a hot-list update (the values scheme's observation,
+   __sampler_observe_value), in instructions, for three streams of
+   UPDATES values into one site of capacity 16:
+
+     hit       eight values in turn: every value is in the list, tau 1
+     zipf      ranks 1..1000 with weights 1/r^1.1 (from a fixed hash): the
+               list full, tau high, most values tossed away, thinning now
+               and then
+     distinct  every value new: the worst case, tau doubling often
+
+   Run under callgrind (see the Makefile's `hotlist' target), which counts
+   the instructions of each call of __sampler_observe_value with what it
+   calls (the coin tosses); the figure per update is that total over
+   UPDATES.  Run plainly, it prints nanoseconds per update.  */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sampler.h"
+#include "sampler-abi.h"
+
+enum { UPDATES = 1000000, CAPACITY = 16, RANKS = 1000 };
+
+static unsigned long long slots[3 + 2 * CAPACITY];
+static double cumulative[RANKS + 1];
+
+static uint64_t mix(uint64_t z)
+{
+    z += UINT64_C(0x9e3779b97f4a7c15);
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+static unsigned long long zipf_value(uint64_t i)
+{
+    double point = (double)(mix(i) >> 11) * 0x1p-53 * cumulative[RANKS];
+    int low = 1, high = RANKS;
+    while (low < high) {
+        int middle = (low + high) / 2;
+        if (point < cumulative[middle])
+            high = middle;
+        else
+            low = middle + 1;
+    }
+    return (unsigned long long)low;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2 || sampler_sparsity() == 0) {
+        fprintf(stderr, "usage: SAMPLER_SPARSITY=1 hotlist-cost hit|zipf|distinct\n");
+        return 2;
+    }
+    SAMPLER_COUNTDOWN = __sampler_thread_start();   /* the thread's generator */
+    for (int r = 1; r <= RANKS; r++)
+        cumulative[r] = cumulative[r - 1] + pow(r, -1.1);
+    unsigned long long *values = malloc(UPDATES * sizeof *values);
+    if (values == NULL)
+        return 1;
+    for (uint64_t i = 0; i < UPDATES; i++)
+        values[i] = strcmp(argv[1], "hit") == 0 ? i % 8
+                    : strcmp(argv[1], "zipf") == 0 ? zipf_value(i)
+                    : i;
+    struct timespec start, end;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (uint64_t i = 0; i < UPDATES; i++)
+        __sampler_observe_value(slots, values[i], CAPACITY);
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    double ns = (double)(end.tv_sec - start.tv_sec) * 1e9 + (double)(end.tv_nsec - start.tv_nsec);
+    printf("hotlist-update-%s %.1f ns (tau 2^%llu)\n", argv[1], ns / UPDATES, slots[1]);
+    free(values);
+    return 0;
+}
