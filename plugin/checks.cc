@@ -266,7 +266,7 @@ count_sites_in_blocks (function_state *st)
   st->sites_in_block.truncate (0);
   st->sites_in_block.safe_grow_cleared (last_basic_block_for_fn (cfun));
   for (gimple *stmt : st->sites)
-    st->sites_in_block[gimple_bb (stmt)->index] += site_count (stmt);
+    st->sites_in_block[gimple_bb (stmt)->index] += marker_visits (stmt);
 }
 
 static location_t
@@ -368,7 +368,7 @@ split_heavy_blocks (function_state *st)
 	   gsi_next (&gsi))
 	if (is_site_marker (gsi_stmt (gsi)))
 	  {
-	    int k = site_count (gsi_stmt (gsi));
+	    int k = marker_visits (gsi_stmt (gsi));
 	    if (count > 0 && count + k > limit)
 	      {
 		split_before.safe_push (gsi_stmt (gsi));

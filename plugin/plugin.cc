@@ -32,6 +32,9 @@ static const char help_rest[]
   "      scope rules, in order; the first that matches decides (fnmatch)\n"
   "  -fplugin-arg-sampler-weightless=F,G functions asserted weightless\n"
   "  -fplugin-arg-sampler-pairs-limit=N  most scalar-pairs per assignment (16)\n"
+  "  -fplugin-arg-sampler-pairs-sites=assignment|pair  an assignment's pairs\n"
+  "      are sampled together, one visit (assignment, the default), or each\n"
+  "      pair on its own (pair)\n"
   "  -fplugin-arg-sampler-hotlist=K      values a values site's hot-list\n"
   "      holds (16)\n"
   "  -fplugin-arg-sampler-pairs-constants also pair assignments with the\n"
@@ -122,7 +125,7 @@ sampler_help (void)
 
 static const char *const accepted_keys
   = "schemes, include-function, exclude-function, include-file, "
-    "exclude-file, weightless, pairs-limit, pairs-constants, hotlist, "
+    "exclude-file, weightless, pairs-limit, pairs-sites, pairs-constants, hotlist, "
     "region-limit, pad-limit, unsampled, site-table, "
     "verbose, dump, help";
 
@@ -191,6 +194,7 @@ parse_arguments (struct plugin_name_args *info)
   bool ok = true;
   sampler_opts.schemes = SCHEME_BIT (SAMPLER_SCHEME_CHECKS);
   sampler_opts.pairs_limit = 16;
+  sampler_opts.pairs_per_pair = false;
   sampler_opts.hotlist = 16;
   sampler_opts.region_limit = 0;
   sampler_opts.pad_limit = 16;
@@ -251,6 +255,18 @@ parse_arguments (struct plugin_name_args *info)
 	    }
 	  else
 	    sampler_opts.pairs_limit = (unsigned) n;
+	}
+      else if (strcmp (key, "pairs-sites") == 0)
+	{
+	  if (value && strcmp (value, "assignment") == 0)
+	    sampler_opts.pairs_per_pair = false;
+	  else if (value && strcmp (value, "pair") == 0)
+	    sampler_opts.pairs_per_pair = true;
+	  else
+	    {
+	      bad_value (key, value, "assignment or pair");
+	      ok = false;
+	    }
 	}
       else if (strcmp (key, "hotlist") == 0)
 	{

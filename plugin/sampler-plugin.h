@@ -32,6 +32,9 @@ struct sampler_options
   /* Function names the user asserts are weightless (comma list, or NULL).  */
   const char *weightless_names;
   unsigned pairs_limit;		/* Most scalar-pairs sites per assignment.  */
+  /* Each scalar-pairs site is a visit of its own on the countdown (CBI's
+     form), rather than one visit per assignment for all its pairs.  */
+  bool pairs_per_pair;
   unsigned hotlist;		/* Hot-list capacity of a values site.  */
   /* Most sites a region may have before another check splits it (0: no
      limit).  */
@@ -107,6 +110,9 @@ tree marker_taken (gimple *marker);
 /* How many consecutive sites, from marker_site, a marker stands for: the
    pairs of one assignment share one; every other marker is one site.  */
 unsigned site_count (gimple *marker);
+/* How many visits a marker takes from the countdown: what the checks
+   weigh and the slow copy subtracts.  */
+unsigned marker_visits (gimple *marker);
 /* How many of the marker's values its sample call passes in the
    function's values_array (scalar-pairs: all of them); usually none.  */
 unsigned marker_array_values (gimple *marker);

@@ -74,6 +74,10 @@ struct plugin_scheme
   /* How many consecutive sites, from its index, MARKER stands for.  NULL:
      one.  */
   unsigned (*marker_sites) (gimple *marker) = NULL;
+  /* How many visits MARKER takes from the countdown, each sampled alone
+     (its sample call observes those the countdown reaches).  NULL: one per
+     site.  */
+  unsigned (*marker_visits) (gimple *marker) = NULL;
   /* How many values MARKER passes in the function's values_array (see
      values_array).  NULL: none.  */
   unsigned (*marker_array_values) (gimple *marker) = NULL;

@@ -105,6 +105,15 @@ site_count (gimple *stmt)
 }
 
 unsigned
+marker_visits (gimple *stmt)
+{
+  const site_info &site = unit_sites[marker_site (stmt)];
+  if (unsigned (*visits) (gimple *) = plugin_schemes[site.scheme]->marker_visits)
+    return visits (stmt);
+  return site_count (stmt);
+}
+
+unsigned
 marker_array_values (gimple *stmt)
 {
   const site_info &site = unit_sites[marker_site (stmt)];

@@ -260,7 +260,7 @@ go_to_if_off (basic_block bb, basic_block off, location_t loc)
 }
 
 /* In a slow copy, or in a function that is not cloned, replaces the marker
-   STMT, standing for K sites, by
+   STMT, which takes K visits from the countdown (marker_visits), by
    `countdown -= K; if (countdown <= 0) SAMPLE (...)', where SAMPLE is
    the runtime function that observes the sampled visits and sets the next
    countdown (see sampler-abi.h).  A check's marker says
@@ -270,7 +270,7 @@ static basic_block
 make_slow_site (function_state *st, gimple *stmt)
 {
   location_t loc = gimple_location (stmt);
-  unsigned k = site_count (stmt);
+  unsigned k = marker_visits (stmt);
   gimple_seq seq = NULL;
   tree ran_out = subtract (&seq, countdown_reference (), long_cst (k), "le", loc);
   gimple_stmt_iterator gsi = gsi_for_stmt (stmt);

@@ -67,7 +67,7 @@ block_sites (basic_block bb, vec<gimple *> &markers, bool *ok)
 	  if (is_taken_marker (stmt))
 	    *ok = false;
 	  markers.safe_push (stmt);
-	  sites += site_count (stmt);
+	  sites += marker_visits (stmt);
 	}
       else if (is_gimple_call (stmt) && call_may_use_countdown (stmt))
 	*ok = false;

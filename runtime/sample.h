@@ -1,9 +1,10 @@
 /* What the sample functions of every scheme share (sample.c and the
-   files of runtime/schemes): instrumented code in the slow copy calls them when
-   the countdown runs out at a site (see sampler-abi.h).  Each observes the
-   site, bumping its counters with relaxed atomic adds (any thread may
-   sample the same site), and sets the thread's next countdown itself, so
-   that the call site only decrements, tests and, rarely, calls.
+   files of runtime/schemes): instrumented code in the slow copy calls them
+   when the countdown runs out at a site (see sampler-abi.h).  Each
+   observes the site, bumping its counters (atomically once the process has
+   more than one thread, as any thread may sample the same site), and sets
+   the thread's next countdown itself, so that the call site only
+   decrements, tests and, rarely, calls.
 
    The integer ones are SAMPLER_PRESERVING (see sampler-internal.h): on
    x86-64 the plugin calls them from asm statements that clobber nothing
@@ -23,11 +24,38 @@ _Static_assert(sizeof(_Atomic unsigned long long) == sizeof(unsigned long long)
                && _Alignof(_Atomic unsigned long long) == _Alignof(unsigned long long),
                "counters must be usable as atomics in place");
 
-/* A macro, not a function: the preserving functions are compiled for
-   other target options, and GCC does not inline across those.  */
-#define bump(counters, index)                                                \
+/* Adds 1 to counter INDEX.  While the process has one thread (glibc's
+   __libc_single_threaded, which it clears before the first thread starts
+   and never sets again), no other thread can add to the counter: a plain
+   add does, one instruction, so that a signal handler sampling on the
+   same thread cannot split it.  Otherwise, or without the flag, a relaxed
+   atomic add.  A macro, not a function: the preserving functions are
+   compiled for other target options, and GCC does not inline across
+   those.  */
+#define bump_atomic(counters, index)                                         \
     atomic_fetch_add_explicit((_Atomic unsigned long long *)&(counters)[index], \
                               1, memory_order_relaxed)
+
+#if defined(__x86_64__) && defined(__has_include)
+#if __has_include(<sys/single_threaded.h>)
+#include <sys/single_threaded.h>
+#define SAMPLER_SINGLE_THREADED_BUMP 1
+#endif
+#endif
+
+#ifdef SAMPLER_SINGLE_THREADED_BUMP
+#define bump(counters, index)                                                \
+    do {                                                                     \
+        unsigned long long *bumped_ = &(counters)[index];                    \
+        if (__builtin_expect(__libc_single_threaded, 1))                     \
+            __asm__("addq $1, %0" : "+m"(*bumped_));                         \
+        else                                                                 \
+            atomic_fetch_add_explicit((_Atomic unsigned long long *)bumped_, \
+                                      1, memory_order_relaxed);              \
+    } while (0)
+#else
+#define bump(counters, index) bump_atomic(counters, index)
+#endif
 
 /* 0, 1, 2 for <, ==, >.  */
 #define THREE_WAY(a, b) ((unsigned long)(((a) > (b)) - ((a) < (b)) + 1))

@@ -65,9 +65,9 @@ long __sampler_next_countdown(void);
 /* ---- Sampled visits -------------------------------------------------------
 
    Instrumented code in the slow copy decrements the thread's countdown c
-   by the number k of sites at a point (k > 1 only for the scalar-pairs of
-   one assignment) and calls one of these when c <= 0: the (k + c)-th of
-   the k visits is sampled, and so is every later one of them that the next
+   by the number k of visits at a point (k > 1 only for the scalar-pairs
+   of one assignment with pairs-sites=pair) and calls one of these when
+   c <= 0: the (k + c)-th of the k visits is sampled, and so is every later one of them that the next
    countdowns reach.  Each records what the sampled visits saw and sets the
    countdown to the one that follows the k visits (>= 1).  COUNTERS is the
    first counter of the first site.
@@ -79,7 +79,7 @@ long __sampler_next_countdown(void);
    8 only; where the caller may keep data in its 128-byte red zone, the
    call steps over it.
 
-   Single sites (k = 1, so c = 0): */
+   Single visits (k = 1, so c = 0): */
 void __sampler_count(unsigned long long *counters, unsigned long index);
 void __sampler_branch(unsigned long long *counters, unsigned long outcome);
 void __sampler_sign_signed(unsigned long long *counters, long long value);
@@ -93,10 +93,17 @@ void __sampler_float_kind(unsigned long long *counters, long double value,
    slots: runtime/schemes/values.c).  */
 void __sampler_value(unsigned long long *slots, unsigned long long value,
                      unsigned long capacity);
-/* The k scalar-pairs sites of an assignment: VALUES[0] is the value
-   assigned, VALUES[1] to VALUES[k] those it is compared with (as long
-   long, or unsigned long long for unsigned types and pointers); site i
-   has counters 3i to 3i + 2.  */
+/* The k scalar-pairs sites of an assignment, one visit for them all
+   (the plugin's default, pairs-sites=assignment): every pair is
+   compared.  VALUES[0] is the value assigned, VALUES[1] to VALUES[k]
+   those it is compared with (as long long, or unsigned long long for
+   unsigned types and pointers); site i has counters 3i to 3i + 2.  */
+void __sampler_assignment_pairs_signed(unsigned long long *counters,
+                                       unsigned long k, const long long *values);
+void __sampler_assignment_pairs_unsigned(unsigned long long *counters,
+                                         unsigned long k,
+                                         const unsigned long long *values);
+/* The same k sites as k visits (pairs-sites=pair), c <= 0 after all k.  */
 void __sampler_pairs_signed(unsigned long long *counters, unsigned long k,
                             const long long *values);
 void __sampler_pairs_unsigned(unsigned long long *counters, unsigned long k,

@@ -5,7 +5,10 @@
    constants; one site per pair, up to pairs-limit per assignment.  The
    pairs of an assignment are consecutive sites behind one marker that
    holds x's value then the partners', so that the slow copy tests the
-   countdown once for the group (marker_sites).
+   countdown once for the group (marker_sites).  The assignment is one
+   visit on the countdown, and its sampled visits observe every pair
+   (pairs-sites=assignment, the default); or each pair is a visit of its
+   own, sampled alone, as in CBI (pairs-sites=pair).
    Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).  */
 
 #include "../schemes.h"
@@ -377,6 +380,15 @@ pairs_marker_sites (gimple *marker)
   return marker_num_values (marker) - 1;
 }
 
+/* One visit per marker, or one per pair with pairs-sites=pair (an
+   assignment with more pairs than a marker holds has a few markers, and
+   as many visits).  */
+static unsigned
+pairs_marker_visits (gimple *marker)
+{
+  return sampler_opts.pairs_per_pair ? pairs_marker_sites (marker) : 1;
+}
+
 /* The sample call passes all of the marker's values in the array.  */
 static unsigned
 pairs_marker_array_values (gimple *marker)
@@ -384,7 +396,8 @@ pairs_marker_array_values (gimple *marker)
   return marker_num_values (marker);
 }
 
-/* __sampler_pairs_signed or _unsigned (COUNTERS, K, VALUES): the
+/* __sampler_assignment_pairs_signed or _unsigned (COUNTERS, K, VALUES),
+   or with pairs-sites=pair __sampler_pairs_signed or _unsigned: the
    marker's values go into the function's values array, the assigned one
    first, then the K it is compared with.  The runtime reads unsigned
    values as unsigned long long: the same bits.  */
@@ -395,8 +408,14 @@ pairs_sample_call (gimple *marker, const site_info &site,
   location_t loc = gimple_location (marker);
   tree ll = long_long_integer_type_node, ull = long_long_unsigned_type_node;
   bool is_unsigned = observed_unsigned (site);
-  call.fn = sample_function (is_unsigned ? "__sampler_pairs_unsigned"
-			     : "__sampler_pairs_signed",
+  const char *fn_name;
+  if (sampler_opts.pairs_per_pair)
+    fn_name = (is_unsigned ? "__sampler_pairs_unsigned"
+	       : "__sampler_pairs_signed");
+  else
+    fn_name = (is_unsigned ? "__sampler_assignment_pairs_unsigned"
+	       : "__sampler_assignment_pairs_signed");
+  call.fn = sample_function (fn_name,
 			     long_unsigned_type_node,
 			     build_pointer_type (build_qualified_type
 						 (is_unsigned ? ull : ll,
@@ -424,6 +443,7 @@ const plugin_scheme SCALAR_PAIRS_scheme = {
   .assignment = pairs_assignment,
   .end_function = pairs_end_function,
   .marker_sites = pairs_marker_sites,
+  .marker_visits = pairs_marker_visits,
   .marker_array_values = pairs_marker_array_values,
   .sample_call = pairs_sample_call,
 };

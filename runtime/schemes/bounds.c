@@ -73,7 +73,7 @@ static inline void observe_bounds(unsigned long long *slots,
     }
     improve(slot_at(slots, 1), bits, lowers);
     improve(slot_at(slots, 2), bits, raises);
-    atomic_fetch_add_explicit(count, 1, memory_order_relaxed);
+    bump(slots, 0);
 }
 
 static bool signed_lowers(unsigned long long candidate, unsigned long long current)

@@ -1,6 +1,35 @@
 /* scalar-pairs: an assigned value compared with each of the k values of
-   its pairs, one site per pair, sampled as a group of k visits.  */
+   its pairs, one site per pair.  By default the assignment is one visit
+   on the countdown, and its sampled visit observes all k pairs
+   (__sampler_assignment_pairs_*); with pairs-sites=pair each pair is a
+   visit of its own, and the k are sampled as a group of k visits
+   (__sampler_pairs_*).  */
 #include "sample.h"
+
+/* One sampled visit of an assignment: every pair compared, then the
+   next countdown.  */
+#define SAMPLE_ASSIGNMENT(type, counters, k, values)                         \
+    do {                                                                     \
+        UNLESS_FIRST_VISIT_OF_THREAD(sampler_started_out_of_line_preserving); \
+        for (unsigned long i = 0; i < (k); i++)                              \
+            bump(counters, 3 * i + THREE_WAY((type)(values)[0],              \
+                                             (type)(values)[i + 1]));        \
+        SAMPLER_COUNTDOWN = sampler_countdown_next_preserving();             \
+    } while (0)
+
+SAMPLER_EXPORT SAMPLER_PRESERVING void
+__sampler_assignment_pairs_signed(unsigned long long *counters, unsigned long k,
+                                  const long long *values)
+{
+    SAMPLE_ASSIGNMENT(long long, counters, k, values);
+}
+
+SAMPLER_EXPORT SAMPLER_PRESERVING void
+__sampler_assignment_pairs_unsigned(unsigned long long *counters, unsigned long k,
+                                    const unsigned long long *values)
+{
+    SAMPLE_ASSIGNMENT(unsigned long long, counters, k, values);
+}
 
 /* The visits of a group of k, from 0, that the countdown c (<= 0, left
    after all k) samples: visit k + c - 1 first, then each one the next

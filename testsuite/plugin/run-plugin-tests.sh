@@ -130,6 +130,8 @@ expect_error "bad pairs-constants value" "bad value .yes.*pairs-constants=yes.*n
     -fplugin="$plugin" -fplugin-arg-sampler-pairs-constants=yes -c "$scratch/empty.c" -o "$scratch/x.o"
 expect_error "bad pairs limit" "bad value .lots.*pairs-limit=lots.*whole number from 0 to 1000" \
     -fplugin="$plugin" -fplugin-arg-sampler-pairs-limit=lots -c "$scratch/empty.c" -o "$scratch/x.o"
+expect_error "bad pairs-sites value" "bad value .pairs.*pairs-sites=pairs.*assignment or pair" \
+    -fplugin="$plugin" -fplugin-arg-sampler-pairs-sites=pairs -c "$scratch/empty.c" -o "$scratch/x.o"
 expect_error "bad region limit" "bad value .-3.*region-limit=-3.*whole number from 0 to 100000" \
     -fplugin="$plugin" -fplugin-arg-sampler-region-limit=-3 -c "$scratch/empty.c" -o "$scratch/x.o"
 expect_error "-flto rejected" "-flto. is not supported.*build without" \

@@ -17,6 +17,10 @@
 #               the sum of the threads' counts, and a second run samples
 #               the same visits in every thread (streams follow creation
 #               order, not scheduling).
+#   going-threaded  main samples alone, then with 8 threads on the same
+#               site (all started together at a barrier), then alone again
+#               (counters go from plain adds to atomic ones): at sparsity 1
+#               the report counts every visit.
 #   forkexec    fork, then exec through each of the exec family, vfork, and
 #               an exec that fails: the parent, the child before exec and
 #               the new image each report their own counts exactly once
@@ -188,6 +192,16 @@ threads_tests() {   # LABEL BINARY
         fail_with "threads $label sp=100: same seed, other samples" \
             "$(diff "$dir/first.out" "$dir/again.out" | head -n 6)"
     fi
+}
+
+# ---------------------------------------------------------------------------
+going_threaded_test() {   # LABEL BINARY
+    local label=$1 bin=$2 dir=$scratch/going-threaded-$1 rounds=1000000
+    mkdir -p "$dir"
+    SAMPLER_SPARSITY=1 SAMPLER_FILE=$dir/exact.report "$bin" $rounds >"$dir/exact.out"
+    same "going-threaded $label sp=1: every call ran, and the report counts all 11 x $rounds" \
+        "ran $((11 * rounds))|check $((11 * rounds))" \
+        "$(cat "$dir/exact.out")|$(checks "$dir/exact.report" --binary "$bin")"
 }
 
 # ---------------------------------------------------------------------------
@@ -703,6 +717,8 @@ for link in dynamic static; do
     [ $link = static ] && flags=(-static)
     bin=$scratch/bin/threads-$link
     build threads "$bin" "${flags[@]}" && threads_tests $link "$bin"
+    bin=$scratch/bin/going-threaded-$link
+    build going-threaded "$bin" "${flags[@]}" && going_threaded_test $link "$bin"
     bin=$scratch/bin/forkexec-$link
     if build forkexec "$bin" "${flags[@]}"; then
         for how in execl execle execlp execv execve execvp execvpe vfork fail; do

@@ -22,6 +22,12 @@
                                  __sampler_pairs_signed as the slow copy
                                  does; prints "groups C0 C1 ...", the
                                  samples of each position in the group
+   sampler-helper assignments N  N visits of an assignment to GROUP
+                                 scalar-pairs partners, each one visit of
+                                 the countdown passed to
+                                 __sampler_assignment_pairs_signed as the
+                                 slow copy does; prints "assignments C0
+                                 C1 ...", the samples of each partner
    sampler-helper fresh N        N threads (not created by instrumented
                                  code, started one after another), each
                                  visiting a branch site once and a group of
@@ -133,6 +139,36 @@ static int groups(void)
     return 0;
 }
 
+/* The slow copy's code for an assignment of 0 to x, compared with GROUP
+   partners -1, 0, 1, -1, 0, 1, ...: one visit for them all.  */
+static int assignments(void)
+{
+    unsigned long long counters[3 * GROUP] = { 0 };
+    long long values[GROUP + 1] = { 0 };
+
+    for (int site = 0; site < GROUP; site++)
+        values[site + 1] = site % 3 - 1;
+    if (SAMPLER_COUNTDOWN == 0)
+        SAMPLER_COUNTDOWN = __sampler_thread_start();
+    for (long i = 0; i < draws; i++) {
+        if (--SAMPLER_COUNTDOWN == 0)
+            __sampler_assignment_pairs_signed(counters, GROUP, values);
+        if (SAMPLER_COUNTDOWN <= 0)
+            return 7;
+    }
+    printf("assignments");
+    for (int site = 0; site < GROUP; site++) {
+        /* 0 > -1, 0 == 0, 0 < 1: one counter of the three.  */
+        int seen = 2 - site % 3;
+        for (int c = 0; c < 3; c++)
+            if (c != seen && counters[3 * site + c] != 0)
+                return 8;
+        printf(" %llu", counters[3 * site + seen]);
+    }
+    putchar('\n');
+    return 0;
+}
+
 /* A fresh thread's first visits: a branch, then a group of pairs.  */
 static unsigned long long fresh_branch[2], fresh_pairs[3 * GROUP];
 
@@ -226,11 +262,13 @@ int main(int argc, char **argv)
     }
     if (argc == 3 && strcmp(argv[1], "groups") == 0 && draws > 0)
         return groups();
+    if (argc == 3 && strcmp(argv[1], "assignments") == 0 && draws > 0)
+        return assignments();
     if (argc == 3 && strcmp(argv[1], "phantoms") == 0 && draws > 0)
         return phantoms();
     if (argc == 3 && strcmp(argv[1], "fresh") == 0 && draws > 0)
         return fresh();
     fprintf(stderr, "usage: %s quiet | sparsity | threads N | created N | fork N"
-            " | groups N | phantoms N\n", argv[0]);
+            " | groups N | assignments N | phantoms N\n", argv[0]);
     return 2;
 }

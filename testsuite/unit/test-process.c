@@ -445,6 +445,27 @@ START_TEST(test_groups_of_visits_are_sampled_each_alone)
 }
 END_TEST
 
+/* The 16 scalar-pairs sites of an assignment as one visit
+   (__sampler_assignment_pairs_signed): every sampled visit observes all
+   16, so each partner has the same samples, and the visits are sampled
+   at 1/7 (at sparsity 1, every one).  Sampled one by one, as in
+   "groups", the 16 counts would differ.  */
+START_TEST(test_assignments_are_sampled_with_all_their_pairs)
+{
+    const char *every[] = { "SAMPLER_SPARSITY=1", NULL };
+    const char *sparse[] = { "SAMPLER_SPARSITY=7", "SAMPLER_SEED=2027", NULL };
+    long *samples = samples_of_rounds(helpers[_i], every, "assignments", 16);
+    for (size_t i = 0; i < 16; i++)
+        ck_assert_int_eq(samples[i], SAMPLE_ROUNDS);
+    free(samples);
+    samples = samples_of_rounds(helpers[_i], sparse, "assignments", 16);
+    for (size_t i = 1; i < 16; i++)
+        ck_assert_int_eq(samples[i], samples[0]);
+    assert_binomial((unsigned long)samples[0], SAMPLE_ROUNDS, 1.0 / 7);
+    free(samples);
+}
+END_TEST
+
 /* A thread that has not started sampling counts its first visits off
    the countdown 0 and starts at the runtime's first call: its first
    visits are sampled as fairly as any.  */
@@ -486,7 +507,8 @@ START_TEST(test_shared_library_exports_only_the_api)
         "__sampler_next_countdown", "sampler_sparsity",
         "__sampler_count", "__sampler_branch", "__sampler_sign_signed",
         "__sampler_sign_unsigned", "__sampler_pairs_signed",
-        "__sampler_pairs_unsigned", "__sampler_bounds_signed",
+        "__sampler_pairs_unsigned", "__sampler_assignment_pairs_signed",
+        "__sampler_assignment_pairs_unsigned", "__sampler_bounds_signed",
         "__sampler_bounds_unsigned", "__sampler_bounds_double",
         "__sampler_float_kind", "__sampler_skip",
         "__sampler_thread_start_preserving",
@@ -550,6 +572,8 @@ Suite *process_suite(void)
     TCase *samples = tcase_create("samples");
     tcase_set_timeout(samples, 30);
     tcase_add_loop_test(samples, test_groups_of_visits_are_sampled_each_alone, 0,
+                        helper_count);
+    tcase_add_loop_test(samples, test_assignments_are_sampled_with_all_their_pairs, 0,
                         helper_count);
     tcase_add_loop_test(samples, test_visits_to_no_site_leave_sampling_fair, 0,
                         helper_count);
