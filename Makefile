@@ -40,7 +40,7 @@ WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all evaluate-ranking check check-fuzz fuzz fuzz-build check-unit check-plugin check-run check-report check-schemes check-runtime check-torture check-torture-ci check-case-study check-real check-csmith install clean bench demo deps
+.PHONY: all evaluate-ranking check check-fuzz fuzz fuzz-build check-unit check-plugin check-run check-rates check-report check-schemes check-runtime check-torture check-torture-ci check-case-study check-real check-csmith install clean bench demo deps
 
 # What a fresh Debian bookworm machine needs (run as root).
 # The real-program recipes (testsuite/real/packages/*.sh) say what they need
@@ -102,6 +102,7 @@ check: all
 	$(MAKE) check-fuzz
 	$(MAKE) check-run
 	$(MAKE) check-schemes
+	$(MAKE) check-rates
 	$(MAKE) check-runtime
 	$(MAKE) check-torture-ci
 	$(MAKE) check-case-study
@@ -207,6 +208,11 @@ check-schemes: all
 
 check-run: all
 	testsuite/run/run-tests.sh $(abspath $(B))
+
+# Weighted sites and trained rates (docs/rates.md): default weights change
+# nothing, the statistics of weighted sites, training, bad rates files.
+check-rates: all
+	testsuite/rates/run-rates-tests.sh $(abspath $(B))
 
 # Threads, fork and exec, crashes, shared libraries, interim reports.
 check-runtime: all

@@ -48,6 +48,7 @@
 #include "tree-cfg.h"
 #include "dominance.h"
 #include "sbitmap.h"
+#include "diagnostic-core.h"
 
 const char *const check_kind_names[]
   = { "entry", "after-call", "after-versioned-loop", "loop-head",
@@ -265,6 +266,17 @@ count_sites_in_blocks (function_state *st)
 {
   st->sites_in_block.truncate (0);
   st->sites_in_block.safe_grow_cleared (last_basic_block_for_fn (cfun));
+  /* With rates, heavy sites could make a region's weight overflow.  */
+  long long total = 0;
+  for (gimple *stmt : st->sites)
+    total += marker_visits (stmt);
+  if (total > INT_MAX / 4)
+    {
+      error ("sampler: the sites of %qD weigh %lld countdown units, more "
+	     "than %d: lower the unit or the weights of the rates file",
+	     current_function_decl, total, INT_MAX / 4);
+      return;
+    }
   for (gimple *stmt : st->sites)
     st->sites_in_block[gimple_bb (stmt)->index] += marker_visits (stmt);
 }

@@ -45,6 +45,8 @@ static const char help_rest[]
   "      the heaviest are counted as the heaviest (16)\n"
   "  -fplugin-arg-sampler-unsampled=0|1  unsampled copies of instrumented\n"
   "      functions, for runs with sampling off (1)\n"
+  "  -fplugin-arg-sampler-rates=FILE     per-site weights from FILE (made by\n"
+  "      sampler-report rates; docs/rates.md)\n"
   "  -fplugin-arg-sampler-site-table=FILE append the unit's site table to FILE\n"
   "  -fplugin-arg-sampler-verbose        say how each function was treated\n"
   "  -fplugin-arg-sampler-dump=FILE      append checks and weights to FILE\n"
@@ -126,7 +128,7 @@ sampler_help (void)
 static const char *const accepted_keys
   = "schemes, include-function, exclude-function, include-file, "
     "exclude-file, weightless, pairs-limit, pairs-sites, pairs-constants, hotlist, "
-    "region-limit, pad-limit, unsampled, site-table, "
+    "region-limit, pad-limit, unsampled, rates, site-table, "
     "verbose, dump, help";
 
 /* Parses a comma-separated list of scheme names into *BITS.  Returns false,
@@ -200,6 +202,8 @@ parse_arguments (struct plugin_name_args *info)
   sampler_opts.pad_limit = 16;
   sampler_opts.unsampled = true;
   sampler_opts.rules = vNULL;
+  sampler_opts.rates_file = NULL;
+  sampler_opts.countdown_unit = 1;
   for (int i = 0; i < info->argc; i++)
     {
       const char *key = info->argv[i].key;
@@ -305,6 +309,16 @@ parse_arguments (struct plugin_name_args *info)
 	  else
 	    sampler_opts.site_table_file = value;
 	}
+      else if (strcmp (key, "rates") == 0)
+	{
+	  if (!value || !*value)
+	    {
+	      bad_value (key, value, "a file name");
+	      ok = false;
+	    }
+	  else
+	    sampler_opts.rates_file = value;
+	}
       else if (strcmp (key, "verbose") == 0)
 	ok &= parse_flag (key, value, &sampler_opts.verbose);
       else if (strcmp (key, "pairs-constants") == 0)
@@ -329,6 +343,22 @@ parse_arguments (struct plugin_name_args *info)
 		 "accepted: %s", key, accepted_keys);
 	  ok = false;
 	}
+    }
+  if (ok && sampler_opts.rates_file)
+    {
+      /* A pair's own visits count one by one in the runtime: weights
+	 there would need the runtime to know them.  */
+      if (sampler_opts.pairs_per_pair)
+	{
+	  error ("sampler: %<-fplugin-arg-sampler-rates%> needs "
+		 "%<pairs-sites=assignment%> (the default)");
+	  return false;
+	}
+      if (!load_rates (sampler_opts.rates_file))
+	return false;
+      /* The limits count visits of default weight.  */
+      sampler_opts.pad_limit *= sampler_opts.countdown_unit;
+      sampler_opts.region_limit *= sampler_opts.countdown_unit;
     }
   return ok;
 }
