@@ -7,9 +7,11 @@ Builds each program of programs.py five ways:
   brs    sampler-gcc -O2, schemes branches, returns, scalar-pairs
   br     sampler-gcc -O2, schemes branches, returns
   all    sampler-gcc -O2, every scheme
+  (and values, brs-pair: brs with pairs-sites=pair, returns)
 and runs them as these configurations:
   plain, gcov, brs at SAMPLER_SPARSITY 0 (off), 10000, 1000, 100, 1 and
-  10^9 (the fast copies alone), br at 1000, all at 1000.
+  10^9 (the fast copies alone), br, all, values, brs-pair and returns at
+  1000.
 Runs are interleaved (round after round, every configuration once per
 round), so that the machine's slow and fast moments fall on all of them;
 each figure is the median of the rounds, and a ratio is the median over the
@@ -63,6 +65,11 @@ VARIANTS = {
     "br": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=" + BR]),
     "all": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=" + ALL]),
     "values": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=values"]),
+    # brs with CBI's one scalar-pairs visit per pair instead of one per
+    # assignment.
+    "brs-pair": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=" + BRS,
+                             "-fplugin-arg-sampler-pairs-sites=pair"]),
+    "returns": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=returns"]),
 }
 
 # Configurations: (name, variant, SAMPLER_SPARSITY or None).
@@ -80,6 +87,8 @@ CONFIGS = [
     ("br-1000", "br", "1000"),
     ("all-1000", "all", "1000"),
     ("values-1000", "values", "1000"),
+    ("brs-pair-1000", "brs-pair", "1000"),
+    ("returns-1000", "returns", "1000"),
 ]
 
 # The largest unit, compiled alone to measure the plugin's compile time and
@@ -320,14 +329,14 @@ class Bench:
         raise RuntimeError("callgrind gave no count for %s: %s"
                            % (program.name, proc.stderr[-500:]))
 
-    def sampled_visits(self, binary, scratch):
+    def sampled_visits(self, binary, scratch, cflags):
         """The visits the reports in SCRATCH sampled, all sites and schemes
         together; removes the reports.  Each count is one visit, but for
         scalar-pairs by assignment (the default pairs-sites): one visit
         observes every pair of the assignment, so its visits are those of
         any one pair (the most counted, should two assignments share a
         place)."""
-        per_pair = "pairs-sites=pair" in self.args.sampler_flags
+        per_pair = "-fplugin-arg-sampler-pairs-sites=pair" in cflags
         total = 0
         for f in sorted(os.listdir(scratch)):
             if not f.startswith("report-"):
@@ -400,7 +409,8 @@ class Bench:
                     # Site visits, estimated as the sampled ones times the
                     # sparsity: what sampling's cost grows with.  Too few
                     # samples say nothing of them.
-                    sampled = self.sampled_visits(builds[variant]["binary"], scratch)
+                    sampled = self.sampled_visits(builds[variant]["binary"], scratch,
+                                                  self.variant(variant)[1])
                     if sparsity not in (None, "0") and sampled >= 100:
                         record["site_visits"] = sampled * int(sparsity)
                 result["configs"][name] = record

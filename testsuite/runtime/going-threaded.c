@@ -20,6 +20,9 @@ enum { THREADS = 8 };
 
 static long rounds;
 static atomic_ulong ran;
+/* The threads and main start their calls together, so that on a machine
+   with more than one core they add to the site's counter at once.  */
+static pthread_barrier_t start;
 
 void check(void) SAMPLER_SAMPLED;
 void check(void)
@@ -35,16 +38,24 @@ static void *calls(void *unused)
     return NULL;
 }
 
+static void *calls_together(void *unused)
+{
+    pthread_barrier_wait(&start);
+    return calls(unused);
+}
+
 int main(int argc, char **argv)
 {
     pthread_t threads[THREADS];
 
     rounds = argc > 1 ? atol(argv[1]) : 10000;
     calls(NULL);
+    if (pthread_barrier_init(&start, NULL, THREADS + 1) != 0)
+        return 3;
     for (int t = 0; t < THREADS; t++)
-        if (pthread_create(&threads[t], NULL, calls, NULL) != 0)
+        if (pthread_create(&threads[t], NULL, calls_together, NULL) != 0)
             return 4;
-    calls(NULL);
+    calls_together(NULL);
     for (int t = 0; t < THREADS; t++)
         if (pthread_join(threads[t], NULL) != 0)
             return 5;

@@ -18,8 +18,9 @@
 #               the same visits in every thread (streams follow creation
 #               order, not scheduling).
 #   going-threaded  main samples alone, then with 8 threads on the same
-#               site, then alone again (counters go from plain adds to
-#               atomic ones): at sparsity 1 the report counts every visit.
+#               site (all started together at a barrier), then alone again
+#               (counters go from plain adds to atomic ones): at sparsity 1
+#               the report counts every visit.
 #   forkexec    fork, then exec through each of the exec family, vfork, and
 #               an exec that fails: the parent, the child before exec and
 #               the new image each report their own counts exactly once

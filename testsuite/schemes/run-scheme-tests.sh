@@ -34,6 +34,12 @@
 #   bounds(OPT)      at sparsity 100 each bounds site's min and max lie
 #                    within the exact run's (samples are a subset of visits)
 #   same-samples     -O2 -g samples the same visits as -O2 with the same seed
+#   with-values(MODE) counts.c at -O2 with every scheme above and the values
+#                    and sizes schemes, pairs-sites=assignment and =pair, at
+#                    sparsity 1 and a fixed seed: the predicate counters
+#                    are counts.expected, and every site's hot-list (each
+#                    value and its visits) is that of a build with values
+#                    and sizes alone
 # The last line is "N passed, N failed"; exit status 1 if anything failed.
 set -u
 build=$(cd "$1" && pwd) || { echo "usage: $0 BUILD_DIR" >&2; exit 2; }
@@ -186,5 +192,47 @@ PY
     fi
 done
 done
+
+# One unit with scalar-pairs and the hot-list schemes: neither's sites,
+# counts or samples change the other's.
+value_rows() {   # REPORT BINARY
+    "$build/bin/sampler-report" values "$1" --binary "$2" --top=1024 --format=csv |
+    python3 -c '
+import csv, sys
+for r in csv.DictReader(sys.stdin):
+    print("\t".join([r["line"] + ":" + r["column"], r["function"], r["observed"],
+                     r["site_visits"], r["value"], r["visits"]]))' |
+    sort
+}
+dir=$scratch/with-values; mkdir -p "$dir"
+if (cd "$here" && "$build/bin/sampler-gcc" -O2 -fchecking \
+        -fplugin-arg-sampler-schemes=values,sizes counts.c -o "$dir/alone" -lm) \
+        2>"$dir/build.err" &&
+   SAMPLER_SPARSITY=1 SAMPLER_SEED=$SEED SAMPLER_FILE=$dir/alone.report \
+        "$dir/alone" 2 >/dev/null &&
+   value_rows "$dir/alone.report" "$dir/alone" >"$dir/alone.values" &&
+   [ -s "$dir/alone.values" ]; then
+    for mode in assignment pair; do
+        prog=$dir/$mode
+        if ! (cd "$here" && "$build/bin/sampler-gcc" -O2 -fchecking \
+                -fplugin-arg-sampler-schemes=$ALL,values,sizes \
+                -fplugin-arg-sampler-pairs-sites=$mode counts.c -o "$prog" -lm) \
+                2>"$dir/build.err"; then
+            fail_with "with-values($mode): build" "$(cat "$dir/build.err")"; continue
+        fi
+        SAMPLER_SPARSITY=1 SAMPLER_SEED=$SEED SAMPLER_FILE=$prog.report "$prog" 2 >/dev/null
+        rows "$prog.report" "$prog" | awk -F'\t' '$3 != "values" && $3 != "sizes"' >"$prog.rows"
+        value_rows "$prog.report" "$prog" >"$prog.values"
+        if ! diff -u "$here/counts.expected" "$prog.rows" >"$dir/diff"; then
+            fail_with "with-values($mode): predicate counters differ from counts.expected" "$(head -20 "$dir/diff")"
+        elif ! diff -u "$dir/alone.values" "$prog.values" >"$dir/diff"; then
+            fail_with "with-values($mode): hot-lists differ from values and sizes alone" "$(head -20 "$dir/diff")"
+        else
+            pass "with-values($mode): $(wc -l <"$prog.rows") counters as counts.expected, $(wc -l <"$prog.values") hot-list values as without the other schemes"
+        fi
+    done
+else
+    fail_with "with-values: counts.c with values and sizes alone" "$(cat "$dir/build.err")"
+fi
 
 finish
