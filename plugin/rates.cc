@@ -10,8 +10,9 @@
    1 / sparsity.  Weight 0 leaves the site uninstrumented: its marker goes
    at once, so that its function may become plain and weightless.
 
-   Matching.  Among the sites of one function with the same file, scheme
-   and predicate, and the file's entries with the same names: when there
+   Matching.  Among the sites of one function with the same unit source
+   and file (base names), scheme and predicate, and the file's entries
+   with the same names: when there
    are as many of each, they pair in order (lines that moved together
    still match); otherwise each site takes the entry on its own line, or
    failing that the unused entry on the nearest line.  A site with no
@@ -55,12 +56,14 @@ static rate_map *rates;
 static unsigned matched_on_line, matched_moved, kept_default;
 
 /* The key of a site or entry: its names, each after its length, so that
-   no name can run into the next.  */
+   no name can run into the next.  Files by their base names: a build in
+   another directory (a fresh CI checkout) still finds its rates.  */
 static char *
 rate_key (const char *source, const char *file, const char *function,
 	  const char *scheme, const char *predicate)
 {
-  const char *parts[] = { source, file, function, scheme, predicate };
+  const char *parts[] = { lbasename (source), lbasename (file), function,
+			  scheme, predicate };
   size_t length = 0;
   for (const char *part : parts)
     length += strlen (part) + 12;

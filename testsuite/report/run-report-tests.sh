@@ -683,7 +683,7 @@ expect_problems "check-reports: a minimum above the maximum is a problem" "$scra
     "$scratch/bad-bounds/r-4301 ($scratch/demo-prog): function scale has counts but was never entered"
 
 # --- Command line --------------------------------------------------------------------
-top_usage="usage: sampler-report COMMAND [ARGUMENT]... (commands: show, merge, rank, export, values, help; see sampler-report --help)"
+top_usage="usage: sampler-report COMMAND [ARGUMENT]... (commands: show, merge, rank, export, values, rates, help; see sampler-report --help)"
 show_usage="usage: sampler-report show REPORT [--binary FILE]... [--sites FILE]... [--format=text|csv|jsonl] [--all]"
 expect_error "no command" 2 "sampler-report: no command given
 $top_usage"
