@@ -269,6 +269,23 @@ if "$sgcc" -O2 -fplugin-arg-sampler-schemes=branches -fplugin-arg-sampler-site-t
         fail "rates: hot site at its trained rate (weight $w, unit $u)" "$detail"
     fi
 
+    # show: each site's rate, and counts estimated through it.
+    "$report" show "$d/again/21.report" --sites "$d/trained.sites" --format=csv >"$d/show.csv" 2>"$d/show.err"
+    est=$(awk -F, '$4 == 12 { n += $12 } END { printf "%.0f", n }' "$d/show.csv")
+    rare_rate=$(awk -F, '$4 == 15 { print $11; exit }' "$d/show.csv")
+    if awk -v e="$est" 'BEGIN { exit !(e > 90000 && e < 110000) }' \
+        && awk -v r="$rare_rate" 'BEGIN { exit !(r > 0.999999 * 0.999999 && r <= 1) }'; then
+        pass "rates: show estimates through each site's rate" "hot branch: $est visits estimated of 100000; rare branch rate $rare_rate"
+    else
+        fail "rates: show estimates through each site's rate" "hot branch: '$est' visits estimated of 100000; rare branch rate '$rare_rate'" "$(cat "$d/show.err")"
+    fi
+    "$report" show "$d/again/21.report" --sites "$d/trained.sites" >"$d/show.txt" 2>&1
+    if grep -q '^unit      17 countdown units' "$d/show.txt" && grep -q 'i % 3 == 0 *0.00937' "$d/show.txt"; then
+        pass "rates: show's text gives the unit and the rates"
+    else
+        fail "rates: show's text gives the unit and the rates" "$(head -12 "$d/show.txt")"
+    fi
+
     # The source moves on: two lines on top, and a new branch.
     { printf '/* moved */\n\n'; sed 's|^    if (hot > 5)|    if (n < 0)\n        return 1;\n&|' "$here/train.c"; } >"$d/train.c"
     if "$sgcc" -O2 -fplugin-arg-sampler-schemes=branches -fplugin-arg-sampler-rates="$d/train.rates" \

@@ -36,7 +36,17 @@ double site_rate(unsigned long long sparsity, unsigned long long countdown_unit,
         return 0;
     if (mean <= 1)
         return 1;
+    if (weight == 1)
+        return 1 / mean;
     return -expm1((double) weight * log1p(-1 / mean));
+}
+
+double site_visits_per_sample(unsigned long long sparsity, unsigned long long countdown_unit,
+                              unsigned weight)
+{
+    if (weight == 1 && countdown_unit == 1)
+        return (double) sparsity;
+    return 1 / site_rate(sparsity, countdown_unit, weight);
 }
 
 static bool scheme_lookup(struct text_slice name, enum sampler_scheme_id *out)

@@ -83,6 +83,10 @@ bool site_catalog_add_binary(struct site_catalog *catalog, const char *path, boo
 double site_rate(unsigned long long sparsity, unsigned long long countdown_unit,
                  unsigned weight);
 
+/* 1 / site_rate, exactly the sparsity for a site of default weight.  */
+double site_visits_per_sample(unsigned long long sparsity, unsigned long long countdown_unit,
+                              unsigned weight);
+
 const struct unit_table *site_catalog_find(const struct site_catalog *catalog,
                                            const char *signature);
 
