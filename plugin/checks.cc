@@ -266,19 +266,24 @@ count_sites_in_blocks (function_state *st)
 {
   st->sites_in_block.truncate (0);
   st->sites_in_block.safe_grow_cleared (last_basic_block_for_fn (cfun));
-  /* With rates, heavy sites could make a region's weight overflow.  */
-  long long total = 0;
+  /* With rates, heavy sites could make a block's weight overflow; the
+     region limit that rates bring keeps the regions' sums near it.  */
+  auto_vec<long long> sum;
+  sum.safe_grow_cleared (last_basic_block_for_fn (cfun));
   for (gimple *stmt : st->sites)
-    total += marker_visits (stmt);
-  if (total > INT_MAX / 4)
     {
-      error ("sampler: the sites of %qD weigh %lld countdown units, more "
-	     "than %d: lower the unit or the weights of the rates file",
-	     current_function_decl, total, INT_MAX / 4);
-      return;
+      int index = gimple_bb (stmt)->index;
+      sum[index] += marker_visits (stmt);
+      if (sum[index] > INT_MAX / 8)
+	{
+	  error_at (gimple_location (stmt), "sampler: the sites of one block "
+		    "of %qD weigh more than %d countdown units: lower the unit "
+		    "or the weights of the rates file", current_function_decl,
+		    INT_MAX / 8);
+	  return;
+	}
+      st->sites_in_block[index] = (int) sum[index];
     }
-  for (gimple *stmt : st->sites)
-    st->sites_in_block[gimple_bb (stmt)->index] += marker_visits (stmt);
 }
 
 static location_t

@@ -40,7 +40,7 @@ static const char help_rest[]
   "  -fplugin-arg-sampler-pairs-constants also pair assignments with the\n"
   "      integer constants of the function\n"
   "  -fplugin-arg-sampler-region-limit=N most sites between two checks on\n"
-  "      any path (0, the default: no limit)\n"
+  "      any path (0: no limit; the default, but 64 with rates=)\n"
   "  -fplugin-arg-sampler-pad-limit=N    paths this many sites lighter than\n"
   "      the heaviest are counted as the heaviest (16)\n"
   "  -fplugin-arg-sampler-unsampled=0|1  unsampled copies of instrumented\n"
@@ -194,6 +194,9 @@ static bool
 parse_arguments (struct plugin_name_args *info)
 {
   bool ok = true;
+  /* With rates and no region-limit: visits of default weight per region.  */
+  const int rates_region_limit = 64;
+  bool region_limit_given = false;
   sampler_opts.schemes = SCHEME_BIT (SAMPLER_SCHEME_CHECKS);
   sampler_opts.pairs_limit = 16;
   sampler_opts.pairs_per_pair = false;
@@ -295,7 +298,10 @@ parse_arguments (struct plugin_name_args *info)
 	      ok = false;
 	    }
 	  else if (key[0] == 'r')
-	    sampler_opts.region_limit = (int) n;
+	    {
+	      sampler_opts.region_limit = (int) n;
+	      region_limit_given = true;
+	    }
 	  else
 	    sampler_opts.pad_limit = (int) n;
 	}
@@ -356,6 +362,13 @@ parse_arguments (struct plugin_name_args *info)
 	}
       if (!load_rates (sampler_opts.rates_file))
 	return false;
+      /* A site trained to be sampled at (nearly) every visit weighs
+	 about sparsity times the mean countdown: a region that merely
+	 passes by it would fail its check at almost every entry.  So with
+	 rates regions are limited by default, and such a site starts a
+	 region of its own.  */
+      if (!region_limit_given)
+	sampler_opts.region_limit = rates_region_limit;
       /* The limits count visits of default weight.  */
       sampler_opts.pad_limit *= sampler_opts.countdown_unit;
       sampler_opts.region_limit *= sampler_opts.countdown_unit;

@@ -118,8 +118,9 @@ tree marker_taken (gimple *marker);
 /* How many consecutive sites, from marker_site, a marker stands for: the
    pairs of one assignment share one; every other marker is one site.  */
 unsigned site_count (gimple *marker);
-/* How many visits a marker takes from the countdown: what the checks
-   weigh and the slow copy subtracts.  */
+/* How many countdown units a marker takes: its visits times its site's
+   weight (1 without rates); what the checks weigh and the slow copy
+   subtracts.  */
 unsigned marker_visits (gimple *marker);
 /* How many of the marker's values its sample call passes in the
    function's values_array (scalar-pairs: all of them); usually none.  */

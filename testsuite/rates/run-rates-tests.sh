@@ -329,6 +329,53 @@ else
     fail "rates: --min-rate leaves hot sites uninstrumented" "$(cat "$d/adaptive.err")"
 fi
 
+# Heavy sites: 600 rare branches of the largest weight in one function
+# (more than an int of units together) build, get regions of their own
+# (the default region limit with rates) and are sampled at nearly every
+# visit, while the hot loop around them keeps the uniform rate.
+{
+    echo '#include <stdio.h>'
+    echo '#include <stdlib.h>'
+    echo 'int main(int argc, char **argv) {'
+    echo '    long n = argc > 1 ? atol(argv[1]) : 100000, rare = 0, hot = 0;'
+    echo '    for (long i = 0; i < n; i++) {'
+    echo '        if (i % 7 == 0) hot++;'
+    echo '        if (i == n / 2) {'
+    for k in $(seq 1 600); do echo "            if (hot % 601 == $k) rare += $k;"; done
+    echo '        }'
+    echo '    }'
+    echo '    printf("%ld %ld\n", hot, rare);'
+    echo '    return 0;'
+    echo '}'
+} >"$d/heavy.c"
+{
+    printf 'sampler-rates\t1\nunit\t4096\n'
+    for k in $(seq 1 600); do
+        printf 'site\t1048576\theavy.c\theavy.c\t%s\tmain\tbranches\thot %% 601 == %s\n' $((k + 7)) "$k"
+    done
+    printf 'site\t4096\theavy.c\theavy.c\t6\tmain\tbranches\ti %% 7 == 0\n'
+} >"$d/heavy.rates"
+if "$sgcc" -O2 -fplugin-arg-sampler-schemes=branches -fplugin-arg-sampler-rates="$d/heavy.rates" \
+    -fplugin-arg-sampler-site-table="$d/heavy.sites" -fplugin-arg-sampler-dump="$d/heavy.dump" \
+    "$d/heavy.c" -o "$d/heavy" 2>"$d/heavy.err" \
+    && SAMPLER_SPARSITY=100 SAMPLER_SEED=3 SAMPLER_FILE="$d/heavy.report" "$d/heavy" >"$d/heavy.out"
+then
+    # Each rare branch is visited once: sampled with probability
+    # 1 - (1 - 1/409600)^1048576 = 0.923.
+    rare=$(site_samples "$d/heavy.sites" "$d/heavy.report" | awk '$1 > 7 { n += $2 } END { print n + 0 }')
+    hot=$(site_samples "$d/heavy.sites" "$d/heavy.report" | awk '$1 == 6 { print $2 }')
+    long_paths=$(grep -c 'long-path' "$d/heavy.dump")
+    if detail=$("$statcheck" binom 600 "$rare" 0.9226 0.9999 2>&1) \
+        && detail2=$("$statcheck" binom 100000 "${hot:-0}" "$(awk 'BEGIN { printf "%.12g", 1 - exp(4096 * log(1 - 1 / 409600)) }')" 0.9999 2>&1) \
+        && [ "$long_paths" -gt 0 ]; then
+        pass "rates: heavy sites build, in regions of their own, each at its rate" "$long_paths long-path checks; rare: $detail; hot: $detail2"
+    else
+        fail "rates: heavy sites build, in regions of their own, each at its rate" "long-path checks: $long_paths" "${detail:-}" "${detail2:-}"
+    fi
+else
+    fail "rates: heavy sites build, in regions of their own, each at its rate" "$(tail -5 "$d/heavy.err")"
+fi
+
 name="rates: bad options"
 for args in "--budget=0" "--budget=x" "--sparsity=0" "--unit=4097" "--min-rate=2" "--fail-if=signal"; do
     if "$report" rates "$d/runs" --output "$d/x.rates" $args 2>"$d/opt.err"; then
