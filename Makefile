@@ -40,7 +40,7 @@ WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all evaluate-ranking check check-fuzz fuzz fuzz-build check-unit check-plugin check-run check-report check-schemes check-runtime check-torture check-torture-ci check-case-study check-real check-csmith install clean bench demo deps
+.PHONY: all evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-run check-rates check-report check-schemes check-runtime check-torture check-torture-ci check-case-study check-real check-csmith install clean bench demo deps
 
 # What a fresh Debian bookworm machine needs (run as root).
 # The real-program recipes (testsuite/real/packages/*.sh) say what they need
@@ -102,6 +102,7 @@ check: all
 	$(MAKE) check-fuzz
 	$(MAKE) check-run
 	$(MAKE) check-schemes
+	$(MAKE) check-rates
 	$(MAKE) check-runtime
 	$(MAKE) check-torture-ci
 	$(MAKE) check-case-study
@@ -178,6 +179,11 @@ check-case-study: all
 evaluate-ranking: all
 	testsuite/case-study/evaluate-ranking.sh $(abspath $(B))
 
+# Trained rates against uniform 1/100 and 1/1000 on the case study's bug:
+# runs needed and time (docs/rates.md; long: not part of check).
+evaluate-rates: all
+	testsuite/case-study/evaluate-rates.sh $(abspath $(B))
+
 # Debian packages built with every scheme must pass their own test suites
 # (all recipes: REAL_PACKAGES empty); make check runs zlib (configure, a
 # shared library, plain programs with the instrumented library).
@@ -207,6 +213,11 @@ check-schemes: all
 
 check-run: all
 	testsuite/run/run-tests.sh $(abspath $(B))
+
+# Weighted sites and trained rates (docs/rates.md): default weights change
+# nothing, the statistics of weighted sites, training, bad rates files.
+check-rates: all
+	testsuite/rates/run-rates-tests.sh $(abspath $(B))
 
 # Threads, fork and exec, crashes, shared libraries, interim reports.
 check-runtime: all

@@ -7,11 +7,12 @@ Builds each program of programs.py five ways:
   brs    sampler-gcc -O2, schemes branches, returns, scalar-pairs
   br     sampler-gcc -O2, schemes branches, returns
   all    sampler-gcc -O2, every scheme
-  (and values, brs-pair: brs with pairs-sites=pair, returns)
+  (and values, brs-pair: brs with pairs-sites=pair, returns, brs-trained:
+  brs with per-site rates trained on brs's runs of the small workload)
 and runs them as these configurations:
   plain, gcov, brs at SAMPLER_SPARSITY 0 (off), 10000, 1000, 100, 1 and
-  10^9 (the fast copies alone), br, all, values, brs-pair and returns at
-  1000.
+  10^9 (the fast copies alone), br, all, values, brs-pair, returns and
+  brs-trained at 1000.
 Runs are interleaved (round after round, every configuration once per
 round), so that the machine's slow and fast moments fall on all of them;
 each figure is the median of the rounds, and a ratio is the median over the
@@ -70,7 +71,15 @@ VARIANTS = {
     "brs-pair": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=" + BRS,
                              "-fplugin-arg-sampler-pairs-sites=pair"]),
     "returns": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=returns"]),
+    # brs with per-site rates (docs/rates.md) trained on brs's runs of the
+    # small workload at sparsity 1000 (Bench.trained_rates).
+    "brs-trained": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=" + BRS]),
 }
+
+# How brs-trained's rates are trained: runs of brs on the small workload,
+# at this sparsity, with seeds 1, 2, ...
+TRAINING_RUNS = 5
+TRAINING_SPARSITY = "1000"
 
 # Configurations: (name, variant, SAMPLER_SPARSITY or None).
 CONFIGS = [
@@ -89,6 +98,7 @@ CONFIGS = [
     ("values-1000", "values", "1000"),
     ("brs-pair-1000", "brs-pair", "1000"),
     ("returns-1000", "returns", "1000"),
+    ("brs-trained-1000", "brs-trained", "1000"),
 ]
 
 # The largest unit, compiled alone to measure the plugin's compile time and
@@ -104,6 +114,7 @@ TARGETS = [
     ("brs text size", 2.5),
     ("brs compile time", 2.0),
     ("values-1000 geometric mean", 1.10),
+    ("brs-trained-1000 geometric mean", 1.05),
 ]
 
 
@@ -197,12 +208,53 @@ class Bench:
     def compiler(self, kind):
         return "gcc" if kind == "gcc" else self.sampler_gcc
 
+    def trained_rates(self, program):
+        """brs-trained's rates file for PROGRAM: brs run TRAINING_RUNS times
+        on the small workload at TRAINING_SPARSITY, then sampler-report
+        rates on the reports (for that sparsity, within the budget the
+        runs took)."""
+        brs = self.built(program, "brs")
+        program.prepare_input(self.data, "small")
+        rates = os.path.join(self.work, program.name, "brs-trained.rates")
+        stamp = rates + ".key"
+        key = json.dumps([brs["key"], TRAINING_RUNS, TRAINING_SPARSITY])
+        if os.path.exists(stamp) and os.path.exists(rates):
+            with open(stamp) as f:
+                if f.read() == key:
+                    return rates
+        log_line("%s: training rates on %d small runs" % (program.name, TRAINING_RUNS))
+        with tempfile.TemporaryDirectory(prefix="sampler-train-") as scratch:
+            reports = os.path.join(scratch, "reports")
+            os.makedirs(reports)
+            for seed in range(1, TRAINING_RUNS + 1):
+                argv, stdin_path = program.command(brs["binary"], self.data, "small")
+                env = self.environment(TRAINING_SPARSITY, scratch)
+                env["SAMPLER_SEED"] = str(seed)
+                env["SAMPLER_FILE"] = os.path.join(reports, "run-%d-%%p" % seed)
+                stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
+                subprocess.run(argv, stdin=stdin, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, env=env, cwd=scratch,
+                               check=True)
+                if stdin_path:
+                    stdin.close()
+            subprocess.run([os.path.join(self.build, "bin", "sampler-report"), "rates",
+                            reports, "--binary", brs["binary"], "--output", rates],
+                           check=True)
+        with open(stamp, "w") as f:
+            f.write(key)
+        return rates
+
     def built(self, program, variant):
         """Builds VARIANT of PROGRAM, or reuses the build if nothing it
         depends on changed; returns its record."""
         kind, cflags = self.variant(variant)
-        key = json.dumps([kind, cflags, self.recipes_key(program),
-                          self.sampler_key if kind == "sampler" else ""])
+        depends = [kind, cflags, self.recipes_key(program),
+                   self.sampler_key if kind == "sampler" else ""]
+        if variant == "brs-trained":
+            rates = self.trained_rates(program)
+            cflags = cflags + ["-fplugin-arg-sampler-rates=" + rates]
+            depends += [cflags, file_digest(rates)]
+        key = json.dumps(depends)
         tree = os.path.join(self.work, program.name, variant)
         stamp = tree + ".json"
         if os.path.exists(stamp):
@@ -411,7 +463,9 @@ class Bench:
                     # samples say nothing of them.
                     sampled = self.sampled_visits(builds[variant]["binary"], scratch,
                                                   self.variant(variant)[1])
-                    if sparsity not in (None, "0") and sampled >= 100:
+                    # (Not for brs-trained, whose sites have rates of their own.)
+                    if sparsity not in (None, "0") and sampled >= 100 \
+                            and variant != "brs-trained":
                         record["site_visits"] = sampled * int(sparsity)
                 result["configs"][name] = record
             if args.callgrind_size:
@@ -600,6 +654,11 @@ def targets(results):
         rows.append(("values-1000: geometric mean <= 1.10",
                      verdict(summary["wall"]["values-1000"], 1.10),
                      verdict(summary["instructions"].get("values-1000"), 1.10) if ins else "-"))
+    if have("brs-trained-1000"):
+        rows.append(("brs-trained-1000: geometric mean <= 1.05",
+                     verdict(summary["wall"]["brs-trained-1000"], 1.05),
+                     verdict(summary["instructions"].get("brs-trained-1000"), 1.05)
+                     if ins else "-"))
     if have("brs-1") and have("gcov"):
         def against_gcov(key):
             over = [p for p in progs
@@ -671,13 +730,13 @@ def main():
                         help="skip compiling the largest unit alone")
     parser.add_argument("--smoke", action="store_true",
                         help="a quick check that the harness works: bzip2 "
-                        "only, tiny workload, one round, plain and brs")
+                        "only, tiny workload, one round, plain, brs and brs-trained")
     args = parser.parse_args()
     if args.runs < 1:
         parser.error("--runs must be at least 1")
     if args.smoke:
         args.programs = args.programs or "bzip2"
-        args.configs = args.configs or "plain,brs-0,brs-1000,brs-1"
+        args.configs = args.configs or "plain,brs-0,brs-1000,brs-1,brs-trained-1000"
         args.runs = 1
         args.size = "tiny"
         args.callgrind_size = "tiny"

@@ -48,6 +48,7 @@
 #include "tree-cfg.h"
 #include "dominance.h"
 #include "sbitmap.h"
+#include "diagnostic-core.h"
 
 const char *const check_kind_names[]
   = { "entry", "after-call", "after-versioned-loop", "loop-head",
@@ -265,8 +266,24 @@ count_sites_in_blocks (function_state *st)
 {
   st->sites_in_block.truncate (0);
   st->sites_in_block.safe_grow_cleared (last_basic_block_for_fn (cfun));
+  /* With rates, heavy sites could make a block's weight overflow; the
+     region limit that rates bring keeps the regions' sums near it.  */
+  auto_vec<long long> sum;
+  sum.safe_grow_cleared (last_basic_block_for_fn (cfun));
   for (gimple *stmt : st->sites)
-    st->sites_in_block[gimple_bb (stmt)->index] += marker_visits (stmt);
+    {
+      int index = gimple_bb (stmt)->index;
+      sum[index] += marker_visits (stmt);
+      if (sum[index] > INT_MAX / 8)
+	{
+	  error_at (gimple_location (stmt), "sampler: the sites of one block "
+		    "of %qD weigh more than %d countdown units: lower the unit "
+		    "or the weights of the rates file", current_function_decl,
+		    INT_MAX / 8);
+	  return;
+	}
+      st->sites_in_block[index] = (int) sum[index];
+    }
 }
 
 static location_t

@@ -40,11 +40,13 @@ static const char help_rest[]
   "  -fplugin-arg-sampler-pairs-constants also pair assignments with the\n"
   "      integer constants of the function\n"
   "  -fplugin-arg-sampler-region-limit=N most sites between two checks on\n"
-  "      any path (0, the default: no limit)\n"
+  "      any path (0: no limit; the default, but 64 with rates=)\n"
   "  -fplugin-arg-sampler-pad-limit=N    paths this many sites lighter than\n"
   "      the heaviest are counted as the heaviest (16)\n"
   "  -fplugin-arg-sampler-unsampled=0|1  unsampled copies of instrumented\n"
   "      functions, for runs with sampling off (1)\n"
+  "  -fplugin-arg-sampler-rates=FILE     per-site weights from FILE (made by\n"
+  "      sampler-report rates; docs/rates.md)\n"
   "  -fplugin-arg-sampler-site-table=FILE append the unit's site table to FILE\n"
   "  -fplugin-arg-sampler-verbose        say how each function was treated\n"
   "  -fplugin-arg-sampler-dump=FILE      append checks and weights to FILE\n"
@@ -126,7 +128,7 @@ sampler_help (void)
 static const char *const accepted_keys
   = "schemes, include-function, exclude-function, include-file, "
     "exclude-file, weightless, pairs-limit, pairs-sites, pairs-constants, hotlist, "
-    "region-limit, pad-limit, unsampled, site-table, "
+    "region-limit, pad-limit, unsampled, rates, site-table, "
     "verbose, dump, help";
 
 /* Parses a comma-separated list of scheme names into *BITS.  Returns false,
@@ -192,6 +194,9 @@ static bool
 parse_arguments (struct plugin_name_args *info)
 {
   bool ok = true;
+  /* With rates and no region-limit: visits of default weight per region.  */
+  const int rates_region_limit = 64;
+  bool region_limit_given = false;
   sampler_opts.schemes = SCHEME_BIT (SAMPLER_SCHEME_CHECKS);
   sampler_opts.pairs_limit = 16;
   sampler_opts.pairs_per_pair = false;
@@ -200,6 +205,8 @@ parse_arguments (struct plugin_name_args *info)
   sampler_opts.pad_limit = 16;
   sampler_opts.unsampled = true;
   sampler_opts.rules = vNULL;
+  sampler_opts.rates_file = NULL;
+  sampler_opts.countdown_unit = 1;
   for (int i = 0; i < info->argc; i++)
     {
       const char *key = info->argv[i].key;
@@ -291,7 +298,10 @@ parse_arguments (struct plugin_name_args *info)
 	      ok = false;
 	    }
 	  else if (key[0] == 'r')
-	    sampler_opts.region_limit = (int) n;
+	    {
+	      sampler_opts.region_limit = (int) n;
+	      region_limit_given = true;
+	    }
 	  else
 	    sampler_opts.pad_limit = (int) n;
 	}
@@ -304,6 +314,16 @@ parse_arguments (struct plugin_name_args *info)
 	    }
 	  else
 	    sampler_opts.site_table_file = value;
+	}
+      else if (strcmp (key, "rates") == 0)
+	{
+	  if (!value || !*value)
+	    {
+	      bad_value (key, value, "a file name");
+	      ok = false;
+	    }
+	  else
+	    sampler_opts.rates_file = value;
 	}
       else if (strcmp (key, "verbose") == 0)
 	ok &= parse_flag (key, value, &sampler_opts.verbose);
@@ -329,6 +349,29 @@ parse_arguments (struct plugin_name_args *info)
 		 "accepted: %s", key, accepted_keys);
 	  ok = false;
 	}
+    }
+  if (ok && sampler_opts.rates_file)
+    {
+      /* A pair's own visits count one by one in the runtime: weights
+	 there would need the runtime to know them.  */
+      if (sampler_opts.pairs_per_pair)
+	{
+	  error ("sampler: %<-fplugin-arg-sampler-rates%> needs "
+		 "%<pairs-sites=assignment%> (the default)");
+	  return false;
+	}
+      if (!load_rates (sampler_opts.rates_file))
+	return false;
+      /* A site trained to be sampled at (nearly) every visit weighs
+	 about sparsity times the mean countdown: a region that merely
+	 passes by it would fail its check at almost every entry.  So with
+	 rates regions are limited by default, and such a site starts a
+	 region of its own.  */
+      if (!region_limit_given)
+	sampler_opts.region_limit = rates_region_limit;
+      /* The limits count visits of default weight.  */
+      sampler_opts.pad_limit *= sampler_opts.countdown_unit;
+      sampler_opts.region_limit *= sampler_opts.countdown_unit;
     }
   return ok;
 }

@@ -50,6 +50,11 @@ struct sampler_options
      off (unsampled.cc).  */
   bool unsampled;
   vec<scope_rule> rules;
+  /* The rates file (rates=FILE), or NULL.  */
+  const char *rates_file;
+  /* Countdown units per visit of a site the rates do not name (1 without
+     a rates file): p = 1 / (sparsity * countdown_unit).  */
+  unsigned countdown_unit;
 };
 
 extern struct sampler_options sampler_opts;
@@ -88,6 +93,9 @@ struct site_info
   /* How to observe the value (returns, scalar-pairs, bounds).  */
   enum value_kind_t { VALUE_NONE, VALUE_SIGNED, VALUE_UNSIGNED, VALUE_POINTER,
 		      VALUE_FLOAT } value_kind;
+  /* Countdown units each visit takes: sampled with probability
+     1 - (1 - 1 / (sparsity * unit))^weight (rates.cc).  */
+  unsigned weight;
 };
 
 extern vec<site_info> unit_sites;
@@ -110,8 +118,9 @@ tree marker_taken (gimple *marker);
 /* How many consecutive sites, from marker_site, a marker stands for: the
    pairs of one assignment share one; every other marker is one site.  */
 unsigned site_count (gimple *marker);
-/* How many visits a marker takes from the countdown: what the checks
-   weigh and the slow copy subtracts.  */
+/* How many countdown units a marker takes: its visits times its site's
+   weight (1 without rates); what the checks weigh and the slow copy
+   subtracts.  */
 unsigned marker_visits (gimple *marker);
 /* How many of the marker's values its sample call passes in the
    function's values_array (scalar-pairs: all of them); usually none.  */
@@ -128,6 +137,14 @@ tree asm_operand (const char *constraint, tree value);
 /* Finds the sites of every selected function of the unit, putting markers
    where predicate sites are, and numbers them.  */
 void discover_sites (void);
+
+/* Per-site weights (rates.cc): reads the rates file (errors reported,
+   false if any); gives the current function's sites from FIRST on their
+   weights and removes the markers of weight 0; says, with verbose, how
+   the unit's sites matched.  */
+bool load_rates (const char *path);
+void apply_rates (unsigned first);
+void report_rates (void);
 
 /* Inserts before the marker STMT the call that observes its sites when
    the countdown runs out there (what is left of it after the sites'

@@ -54,6 +54,7 @@ public:
   {
     create_unsampled_clones ();
     discover_sites ();
+    report_rates ();
     keep_unsampled_clones ();
     find_weighty_functions ();
     emit_unit ();

@@ -108,9 +108,11 @@ unsigned
 marker_visits (gimple *stmt)
 {
   const site_info &site = unit_sites[marker_site (stmt)];
-  if (unsigned (*visits) (gimple *) = plugin_schemes[site.scheme]->marker_visits)
-    return visits (stmt);
-  return site_count (stmt);
+  unsigned visits = site_count (stmt);
+  if (unsigned (*scheme_visits) (gimple *)
+      = plugin_schemes[site.scheme]->marker_visits)
+    visits = scheme_visits (stmt);
+  return visits * site.weight;
 }
 
 unsigned
@@ -534,6 +536,7 @@ new_site (enum sampler_scheme_id scheme, location_t loc, char *predicate,
   site.n_counters = n_counters ? n_counters : scheme_counter_count (scheme);
   site.first_counter = unit_counters;
   site.value_kind = site_info::VALUE_NONE;
+  site.weight = sampler_opts.countdown_unit;
   unit_counters += site.n_counters;
   unit_sites.safe_push (site);
   return unit_sites.length () - 1;
@@ -751,7 +754,9 @@ discover_sites (void)
       if (!fn || !fn->cfg || !function_selected (node->decl))
 	continue;
       push_cfun (fn);
+      unsigned first = unit_sites.length ();
       discover_function_sites ();
+      apply_rates (first);
       /* The call graph's references, built before this pass, learn what
 	 the markers read: a variable that only markers read is then still
 	 read, and kept, with its stores.  */

@@ -171,6 +171,8 @@ site_lines (auto_vec<char> &text)
       append_number (text, site.n_counters);
       append_field (text, site.predicate);
       append_field (text, site.counter_names);
+      if (sampler_opts.rates_file)
+	append_number (text, site.weight);
       text.safe_push ('\n');
     }
 }
@@ -197,8 +199,12 @@ compute_signature (const auto_vec<char> &sites, char signature[33])
   unsigned long long h2 = 0x84222325cbf29ce4ULL;
   h1 = fnv1a (h1, sites.address (), sites.length ());
   h2 = fnv1a (h2, sites.address (), sites.length ());
-  char schemes[16];
-  snprintf (schemes, sizeof schemes, "%x", sampler_opts.schemes);
+  char schemes[32];
+  if (sampler_opts.countdown_unit == 1)
+    snprintf (schemes, sizeof schemes, "%x", sampler_opts.schemes);
+  else
+    snprintf (schemes, sizeof schemes, "%x/%u", sampler_opts.schemes,
+	      sampler_opts.countdown_unit);
   h1 = fnv1a (h1, schemes, strlen (schemes));
   h2 = fnv1a (h2, schemes, strlen (schemes));
   if (FILE *source = fopen (main_input_filename, "rb"))
@@ -224,6 +230,11 @@ site_table (const char *signature, auto_vec<char> &table)
   append_field (table, main_input_filename);
   append_number (table, unit_sites.length ());
   append_number (table, unit_counters);
+  /* Without rates every site weighs 1 in unit 1, which a table without
+     weights says: default builds keep the table (and signature) they
+     had.  */
+  if (sampler_opts.rates_file)
+    append_number (table, sampler_opts.countdown_unit);
   table.safe_push ('\n');
   site_lines (table);
   append_field (table, "end", true);
@@ -348,7 +359,7 @@ emit_descriptor (const char *signature)
   fields = add_field (type, "version", unsigned_type_node, fields);
   fields = add_field (type, "n_sites", unsigned_type_node, fields);
   fields = add_field (type, "n_counters", unsigned_type_node, fields);
-  fields = add_field (type, "reserved", unsigned_type_node, fields);
+  fields = add_field (type, "countdown_unit", unsigned_type_node, fields);
   fields = add_field (type, "signature", const_char_ptr, fields);
   fields = add_field (type, "source", const_char_ptr, fields);
   fields = add_field (type, "site_offsets",
@@ -381,7 +392,8 @@ emit_descriptor (const char *signature)
     build_int_cst (unsigned_type_node, SAMPLER_ABI_VERSION),
     build_int_cst (unsigned_type_node, n_sites),
     build_int_cst (unsigned_type_node, unit_counters),
-    build_int_cst (unsigned_type_node, 0),
+    build_int_cst (unsigned_type_node,
+		   sampler_opts.rates_file ? sampler_opts.countdown_unit : 0),
     string_pointer (signature),
     string_pointer (main_input_filename),
     build_fold_addr_expr (offsets_decl),

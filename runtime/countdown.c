@@ -17,6 +17,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
 
@@ -32,6 +33,12 @@ SAMPLER_EXPORT __thread long __sampler_countdown
 static atomic_long current_sparsity;
 atomic_uint sampler_sparsity_generation;
 
+/* The countdown unit (sampler_countdown_unit_offer): 1, or that of the
+   first unit built with rates.  */
+static atomic_long countdown_unit = 1;
+static atomic_bool countdown_unit_set;
+static atomic_bool countdown_unit_warned;
+
 /* The generator's state (see random64), never all zero.  A structure of
    its own, so that stream_refill keeps a copy in registers for a whole
    bank: kept in the stream, it would be loaded and stored at every draw,
@@ -43,7 +50,8 @@ struct xoshiro {
 struct sampler_stream {
     struct sampler_bank bank;  /* first: see sampler_countdown_next_preserving */
     long sparsity;
-    double visits_per_unit;  /* -1 / log(1 - 1/sparsity); unused at sparsity 1 */
+    long mean;               /* sparsity times the countdown unit */
+    double visits_per_unit;  /* -1 / log(1 - 1/mean); unused at mean 1 */
     struct xoshiro random;
 };
 
@@ -165,7 +173,7 @@ static double draw_exponential(struct xoshiro *random)
 static long draw_geometric(struct xoshiro *random, double visits_per_unit)
 {
     double skipped = draw_exponential(random) * visits_per_unit;
-#if LONG_MAX / 64 < SAMPLER_SPARSITY_MAX
+#if LONG_MAX / 64 < SAMPLER_SPARSITY_MAX * SAMPLER_COUNTDOWN_UNIT_MAX
     /* Where long has 32 bits: stay below the "off" value.  (An exponential
        draw is below 45, R plus -log of the least uniform, 2^-53.)  */
     if (skipped >= (double)(SAMPLER_COUNTDOWN_OFF - 1))
@@ -176,9 +184,9 @@ static long draw_geometric(struct xoshiro *random, double visits_per_unit)
 
 static void stream_refill(struct sampler_stream *stream)
 {
-    /* At sparsity 1 every countdown is 1 and the generator is not used: a
+    /* At a mean of 1 every countdown is 1 and the generator is not used: a
        plain fill the compiler vectorises.  */
-    if (stream->sparsity == 1)
+    if (stream->mean == 1)
         for (unsigned i = 0; i < SAMPLER_BANK_SIZE; i++)
             stream->bank.countdowns[i] = 1;
     else {
@@ -194,8 +202,9 @@ static void stream_refill(struct sampler_stream *stream)
 static void stream_set_sparsity(struct sampler_stream *stream, long sparsity)
 {
     stream->sparsity = sparsity;
-    /* Unused at sparsity 1, where log1p(-1) would be a pole error.  */
-    stream->visits_per_unit = sparsity > 1 ? -1.0 / log1p(-1.0 / (double)sparsity) : 0;
+    stream->mean = sparsity * atomic_load_explicit(&countdown_unit, memory_order_relaxed);
+    /* Unused at a mean of 1, where log1p(-1) would be a pole error.  */
+    stream->visits_per_unit = stream->mean > 1 ? -1.0 / log1p(-1.0 / (double)stream->mean) : 0;
 }
 
 /* After sampler_set_sparsity: the bank's countdowns were drawn at the old
@@ -412,6 +421,39 @@ SAMPLER_EXPORT int sampler_set_sparsity(long sparsity)
     if (sampler_thread_stream != NULL)
         SAMPLER_COUNTDOWN = thread_stream_next(sampler_thread_stream);
     return 0;
+}
+
+long sampler_countdown_unit(void)
+{
+    return atomic_load_explicit(&countdown_unit, memory_order_relaxed);
+}
+
+void sampler_countdown_unit_offer(unsigned unit, const char *source)
+{
+    bool expected = false;
+    if (atomic_compare_exchange_strong(&countdown_unit_set, &expected, true)) {
+        if (unit == 1)
+            return;
+        atomic_store_explicit(&countdown_unit, (long)unit, memory_order_relaxed);
+        /* Every stream redraws its bank, as after sampler_set_sparsity;
+           the calling thread (a constructor's, usually the main thread
+           before main) takes a new countdown at once.  */
+        atomic_fetch_add_explicit(&sampler_sparsity_generation, 1, memory_order_release);
+        if (sampler_thread_stream != NULL && SAMPLER_COUNTDOWN != 0
+            && SAMPLER_COUNTDOWN != SAMPLER_COUNTDOWN_OFF)
+            SAMPLER_COUNTDOWN = thread_stream_next(sampler_thread_stream);
+        return;
+    }
+    if ((long)unit != sampler_countdown_unit()
+        && !atomic_exchange(&countdown_unit_warned, true)) {
+        char quoted[SAMPLER_QUOTED_SIZE(SAMPLER_QUOTE_MAX)], message[512];
+        sampler_quote(source != NULL ? source : "?", SAMPLER_QUOTE_MAX, quoted);
+        snprintf(message, sizeof message,
+                 "sampler: %s was built with countdown unit %u, but this process "
+                 "counts in units of %ld: its sites are sampled at other rates than "
+                 "trained (reports say which)", quoted, unit, sampler_countdown_unit());
+        sampler_warn(message);
+    }
 }
 
 /* Starts the main thread before main, so that its instrumented code samples

@@ -336,6 +336,10 @@ static void output_report(struct output *out, const struct sampler_config *confi
     output_decimal(out, (unsigned long long)getpid());
     output_text(out, "\nsparsity\t");
     output_decimal(out, (unsigned long long)sampler_current_sparsity());
+    if (sampler_countdown_unit() != 1) {
+        output_text(out, "\ncountdown-unit\t");
+        output_decimal(out, (unsigned long long)sampler_countdown_unit());
+    }
     output_text(out, "\nseed\t");
     output_decimal(out, config->seed);
     output_char(out, '\n');

@@ -13,7 +13,10 @@
    Countdown convention: a countdown c >= 1 says that the c-th site visit from
    now is the next one sampled.  Every site visit decrements c; the visit that
    brings it to 0 is sampled, and the sample function that observes it
-   reloads c with the next countdown.  A thread whose countdown is still 0
+   reloads c with the next countdown.  (In units: a visit of a site of
+   weight W takes W from c, and is sampled when that brings c to 0 or
+   below; the sample function then draws c afresh, which the countdown's
+   memorylessness makes fair.)  A thread whose countdown is still 0
    (the TLS initial value) has not been started: instrumented code calls
    __sampler_thread_start_preserving() on its way into the slow copy when
    it sees 0, or counts the visits of code that is not cloned off 0, and
@@ -29,6 +32,14 @@
 #include <limits.h>
 
 #define SAMPLER_COUNTDOWN_OFF LONG_MAX
+
+/* Weighted sites (docs/rates.md): the countdown counts units, geometric
+   with p = 1 / (sparsity * unit), and a visit of a site of weight W takes
+   W of them, so it is sampled with probability 1 - (1 - p)^W.  A build
+   without rates has unit 1 and every site weight 1.  The bounds keep every
+   region's weight, and the countdown, well within a long.  */
+#define SAMPLER_COUNTDOWN_UNIT_MAX 4096
+#define SAMPLER_SITE_WEIGHT_MAX 1048576
 
 /* The thread's countdown: the visits to sites left until the next sampled
    one, that one included (0 before the thread starts sampling).  It lives
@@ -130,7 +141,10 @@ struct __sampler_unit {
     unsigned version;             /* SAMPLER_ABI_VERSION */
     unsigned n_sites;
     unsigned n_counters;
-    unsigned reserved;            /* 0 */
+    unsigned countdown_unit;      /* countdown units per visit of a site of
+                                     default weight (a rates file's unit), or
+                                     0: built without rates (see
+                                     sampler_countdown_unit_offer) */
     const char *signature;        /* 32 lowercase hex digits: identifies the unit
                                      across builds (same sites, same source,
                                      same options: same signature) */
@@ -189,12 +203,15 @@ void __sampler_observe_float_kind(unsigned long long *counters, long double valu
    per line, fields separated by one TAB, and in fields `\\', TAB and newline
    written as `\\\\', `\\t' and `\\n':
 
-     unit <signature> <source> <n_sites> <n_counters>
-     site <index> <scheme> <file> <line> <column> <function> <n_counters> <predicate> <counter names, comma-separated>
+     unit <signature> <source> <n_sites> <n_counters> <countdown unit>
+     site <index> <scheme> <file> <line> <column> <function> <n_counters> <predicate> <counter names, comma-separated> <weight>
      ...
      end
 
-   Sites are numbered 0 .. n_sites-1 in table order.  The schemes, their
+   Sites are numbered 0 .. n_sites-1 in table order.  The countdown unit
+   and the weights (in units, 0 for a site left uninstrumented) are written
+   by builds with rates (-fplugin-arg-sampler-rates); a table without them
+   says unit 1, weight 1 for every site.  The schemes, their
    names and their counters are those of the registry, schemes.def.  */
 #define SAMPLER_SITE_SECTION ".debug_sampler_sites"
 

@@ -103,6 +103,17 @@ const struct sampler_config *sampler_config_if_ready(void);
    sampler_set_sparsity.  */
 long sampler_current_sparsity(void);
 
+/* The countdown unit in effect (1 unless a unit built with rates set it):
+   countdowns are geometric with mean sparsity times this.  */
+long sampler_countdown_unit(void);
+
+/* countdown.c: a registered unit built with rates, from SOURCE, weighs its
+   sites in countdown units of UNIT.  The first such unit sets the
+   process's unit (every thread redraws its countdowns); a later one with
+   another unit gets one warning, and its sites are sampled at the rates
+   the process's unit gives their weights, which reports record.  */
+void sampler_countdown_unit_offer(unsigned unit, const char *source);
+
 /* The pid of this process as the runtime knows it: set when it configures
    itself and in the child after fork.  A process whose getpid() differs was
    made without fork() (vfork, clone) and shares its parent's memory or

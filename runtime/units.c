@@ -190,6 +190,11 @@ bool sampler_unit_is_valid(const struct __sampler_unit *unit, char *problem,
                  unit->version, (unsigned)SAMPLER_ABI_VERSION);
         return false;
     }
+    if (unit->countdown_unit > SAMPLER_COUNTDOWN_UNIT_MAX) {
+        snprintf(problem, size, "countdown unit %u, above %u", unit->countdown_unit,
+                 (unsigned)SAMPLER_COUNTDOWN_UNIT_MAX);
+        return false;
+    }
     if (unit->signature == NULL || !is_signature(unit->signature)) {
         snprintf(problem, size, "its signature is not 32 lowercase hex digits");
         return false;
@@ -294,8 +299,11 @@ SAMPLER_EXPORT void __sampler_register_unit(struct __sampler_unit *unit)
        registry stays empty, and costs nothing.  */
     if (sampler_config_get()->sparsity != 0) {
         char problem[256];
-        if (sampler_unit_is_valid(unit, problem, sizeof problem))
+        if (sampler_unit_is_valid(unit, problem, sizeof problem)) {
             register_valid_unit(unit);
+            if (unit->countdown_unit != 0)
+                sampler_countdown_unit_offer(unit->countdown_unit, unit->source);
+        }
         else
             warn_bad_unit(unit, problem);
     }

@@ -577,7 +577,7 @@ for level in -O0 -O2; do
        SAMPLER_SPARSITY=1 SAMPLER_FILE="$scratch/callee.report" \
             "$scratch/callee" >"$scratch/run" 2>>"$scratch/out" &&
        "$build/bin/sampler-report" show "$scratch/callee.report" --format csv \
-            2>>"$scratch/out" | sed 1d | cut -d, -f8- >"$scratch/counts" &&
+            2>>"$scratch/out" | sed 1d | cut -d, -f8-10 >"$scratch/counts" &&
        diff "$scratch/callee-counts" "$scratch/counts" >>"$scratch/out"; then
         pass "callee with sites declared in a system header, at $level: exact counts at sparsity 1"
     else

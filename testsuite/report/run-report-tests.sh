@@ -296,9 +296,11 @@ check_jsonl () {
 import json, sys
 lines = [json.loads(l) for l in sys.stdin]
 run_keys = {"program", "pid", "sparsity", "seed", "exit"}
-optional_run_keys = {"parent", "resets", "interim"}
+optional_run_keys = {"parent", "resets", "interim", "countdown_unit"}
 site_keys = {"unit", "source", "site", "file", "line", "column", "function", "scheme",
              "predicate", "counts"}
+# A site whose table is known has its rate and estimated counts.
+rated_keys = site_keys | {"rate", "estimated"}
 def is_run(line):
     return run_keys <= set(line) <= run_keys | optional_run_keys
 assert is_run(lines[0]), lines[0]
@@ -307,8 +309,11 @@ for line in lines[1:]:
     if "program" in line:
         assert is_run(line), line
         continue
-    assert set(line) == site_keys, line
+    assert set(line) == (site_keys if line["file"] is None else rated_keys), line
     assert all(v is None or isinstance(v, (int, float)) for v in line["counts"].values()), line
+    if "rate" in line:
+        assert 0 <= line["rate"] <= 1, line
+        assert set(line["estimated"]) <= set(line["counts"]), line
 ' <"$1"
 }
 check_csv () {
@@ -316,10 +321,10 @@ check_csv () {
 import csv, sys
 rows = list(csv.reader(sys.stdin))
 assert rows[0] == ["unit", "site", "file", "line", "column", "function", "scheme",
-                   "predicate", "counter", "count"], rows[0]
+                   "predicate", "counter", "count", "rate", "estimate"], rows[0]
 assert len(rows) > 1
 for row in rows[1:]:
-    assert len(row) == 10, row
+    assert len(row) == 12, row
 ' <"$1"
 }
 run_tool "jsonl --all" show "$scratch/run.report" $both --format=jsonl --all
@@ -683,7 +688,7 @@ expect_problems "check-reports: a minimum above the maximum is a problem" "$scra
     "$scratch/bad-bounds/r-4301 ($scratch/demo-prog): function scale has counts but was never entered"
 
 # --- Command line --------------------------------------------------------------------
-top_usage="usage: sampler-report COMMAND [ARGUMENT]... (commands: show, merge, rank, export, values, help; see sampler-report --help)"
+top_usage="usage: sampler-report COMMAND [ARGUMENT]... (commands: show, merge, rank, export, values, rates, help; see sampler-report --help)"
 show_usage="usage: sampler-report show REPORT [--binary FILE]... [--sites FILE]... [--format=text|csv|jsonl] [--all]"
 expect_error "no command" 2 "sampler-report: no command given
 $top_usage"

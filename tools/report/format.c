@@ -129,13 +129,95 @@ static void counter_value(const struct site_row *row, unsigned counter,
     snprintf(value->text, sizeof value->text, "%llu", raw);
 }
 
+/* ---- Rates and estimates ----------------------------------------------- */
+
+/* The probability that a visit of the row's site was sampled in REPORT's
+   run; -1 when the site table is unknown.  */
+static double row_rate(const struct run_report *report, const struct site_row *row)
+{
+    if (!row->site)
+        return -1;
+    return site_rate(report->sparsity, report->countdown_unit, row->site->weight);
+}
+
+/* An estimate: whole numbers in full, others as format_double.  */
+static void format_estimate(double value, char *text, size_t size)
+{
+    if (value == floor(value) && fabs(value) < 9007199254740992.0)
+        snprintf(text, size, "%.0f", value);
+    else
+        format_double(value, text, size);
+}
+
+/* Visits per sampled visit: 1 over the rate (exactly the sparsity at the
+   default weight).  */
+static double row_visits_per_sample(const struct run_report *report, const struct site_row *row)
+{
+    return site_visits_per_sample(report->sparsity, report->countdown_unit, row->site->weight);
+}
+
+/* "1/N" for the uniform rate of a run at sparsity N, "0 (off)" for a site
+   left uninstrumented, else the rate in short.  */
+static void rate_text(const struct run_report *report, const struct site_row *row, char *text,
+                      size_t size)
+{
+    double rate = row_rate(report, row);
+    if (rate < 0)
+        snprintf(text, size, "?");
+    else if (rate == 0)
+        snprintf(text, size, "0 (off)");
+    else if (row->site->weight == 1 && report->countdown_unit == 1)
+        snprintf(text, size, "1/%llu", report->sparsity);
+    else
+        snprintf(text, size, "%.3g", rate);
+}
+
+/* How many visits the row's site had, estimated: its samples over its
+   rate.  False when that cannot be said (no table, rate 0).  */
+static bool row_estimated_visits(const struct run_report *report, const struct site_row *row,
+                                 double *visits)
+{
+    double rate = row_rate(report, row);
+    if (rate <= 0)
+        return false;
+    double samples = 0;
+    switch (scheme_infos[row->site->scheme].merge) {
+    case SAMPLER_MERGE_MIN_MAX:
+        samples = (double) row_raw_value(row, MIN_MAX_SLOT_COUNT);
+        break;
+    case SAMPLER_MERGE_HOT_LIST:
+        samples = (double) row_raw_value(row, 0);
+        break;
+    default:
+        for (unsigned c = 0; c < row_counter_count(row); c++)
+            samples += (double) row_raw_value(row, c);
+    }
+    *visits = samples * row_visits_per_sample(report, row);
+    return true;
+}
+
+/* Counter COUNTER's count over the rate, when it is a count of the
+   row's sampled visits (not a value, not a hot-list's bookkeeping).  */
+static bool counter_estimate(const struct run_report *report, const struct site_row *row,
+                             unsigned counter, double *estimate)
+{
+    double rate = row_rate(report, row);
+    if (rate <= 0 || site_counter_is_value(row->site, counter)
+        || (scheme_infos[row->site->scheme].merge == SAMPLER_MERGE_HOT_LIST && counter != 0))
+        return false;
+    *estimate = (double) row_raw_value(row, counter) * row_visits_per_sample(report, row);
+    return true;
+}
+
 /* ---- Text ---------------------------------------------------------------- */
 
-enum { COLUMN_LOCATION, COLUMN_FUNCTION, COLUMN_SCHEME, COLUMN_PREDICATE, COLUMN_COUNTS,
-       N_COLUMNS };
+enum { COLUMN_LOCATION, COLUMN_FUNCTION, COLUMN_SCHEME, COLUMN_PREDICATE, COLUMN_RATE,
+       COLUMN_VISITS, COLUMN_COUNTS, N_COLUMNS };
 
+/* RATE: the chance that a visit was sampled; VISITS: the site's visits
+   estimated, its samples over its rate.  */
 static const char *const column_titles[N_COLUMNS] = {
-    "LOCATION", "FUNCTION", "SCHEME", "PREDICATE", "COUNTS",
+    "LOCATION", "FUNCTION", "SCHEME", "PREDICATE", "RATE", "VISITS", "COUNTS",
 };
 
 static void text_counts(const struct site_row *row, struct byte_buffer *cell)
@@ -159,9 +241,18 @@ static void text_counts(const struct site_row *row, struct byte_buffer *cell)
     }
 }
 
-static void text_cells(const struct site_row *row, struct byte_buffer cells[N_COLUMNS])
+static void text_cells(const struct run_report *report, const struct site_row *row,
+                       struct byte_buffer cells[N_COLUMNS])
 {
     char number[64];
+    double visits;
+    rate_text(report, row, number, sizeof number);
+    append_text(&cells[COLUMN_RATE], number);
+    if (row_estimated_visits(report, row, &visits))
+        snprintf(number, sizeof number, "%.0f", visits);
+    else
+        snprintf(number, sizeof number, "-");
+    append_text(&cells[COLUMN_VISITS], number);
     const struct site *site = row->site;
     if (site) {
         append_visible(&cells[COLUMN_LOCATION], site->file);
@@ -189,6 +280,9 @@ static void write_text_header(FILE *out, const struct run_report *report)
     fprintf(out, "program   %s\n", program.data);
     fprintf(out, "pid       %llu\n", report->pid);
     fprintf(out, "sparsity  %llu\n", report->sparsity);
+    if (report->countdown_unit != 1)
+        fprintf(out, "unit      %llu countdown units per visit of default weight\n",
+                report->countdown_unit);
     fprintf(out, "seed      %llu\n", report->seed);
     if (report->parent > 0)
         fprintf(out, "parent    %llu: this process was forked from it\n", report->parent);
@@ -219,7 +313,7 @@ static void write_text(FILE *out, const struct run_report *report,
     text_table_init(&table, N_COLUMNS, column_titles);
     for (size_t i = 0; i < n_rows; i++) {
         struct byte_buffer *cells = text_table_add_row(&table);
-        text_cells(&rows[i], cells);
+        text_cells(report, &rows[i], cells);
     }
     text_table_write(&table, out);
     text_table_free(&table);
@@ -227,7 +321,8 @@ static void write_text(FILE *out, const struct run_report *report,
 
 /* ---- CSV ------------------------------------------------------------------ */
 
-static void write_csv(FILE *out, const struct site_row *rows, size_t n_rows)
+static void write_csv(FILE *out, const struct run_report *report, const struct site_row *rows,
+                      size_t n_rows)
 {
     for (size_t i = 0; i < n_rows; i++) {
         const struct site_row *row = &rows[i];
@@ -253,7 +348,15 @@ static void write_csv(FILE *out, const struct site_row *rows, size_t n_rows)
             csv_field(out, site ? scheme_name(site->scheme) : "unknown", false);
             csv_field(out, site ? site->predicate : "", false);
             csv_field(out, name, false);
-            csv_field(out, value.text, true);
+            csv_field(out, value.text, false);
+            char rate[48] = "", estimate[48] = "";
+            double estimated;
+            if (site)
+                format_double(row_rate(report, row), rate, sizeof rate);
+            if (site && counter_estimate(report, row, counter, &estimated))
+                format_estimate(estimated, estimate, sizeof estimate);
+            csv_field(out, rate, false);
+            csv_field(out, estimate, true);
         }
     }
 }
@@ -270,6 +373,10 @@ static void write_jsonl(FILE *out, const struct run_report *report,
     fprintf(out, "%llu", report->pid);
     json_key(out, "sparsity", false);
     fprintf(out, "%llu", report->sparsity);
+    if (report->countdown_unit != 1) {
+        json_key(out, "countdown_unit", false);
+        fprintf(out, "%llu", report->countdown_unit);
+    }
     json_key(out, "seed", false);
     fprintf(out, "%llu", report->seed);
     if (report->parent > 0) {
@@ -336,7 +443,31 @@ static void write_jsonl(FILE *out, const struct run_report *report,
             json_key(out, name, position == 0);
             fputs(value.state == VALUE_NUMBER ? value.text : "null", out);
         }
-        fputs("}}\n", out);
+        fputc('}', out);
+        if (site) {
+            char number[48];
+            json_key(out, "rate", false);
+            format_double(row_rate(report, row), number, sizeof number);
+            fputs(number, out);
+            json_key(out, "estimated", false);
+            fputc('{', out);
+            bool first = true;
+            for (unsigned position = 0; position < n_counters; position++) {
+                unsigned counter = row_counter_at(row, position);
+                char generated[16];
+                const char *name;
+                double estimated;
+                if (!counter_estimate(report, row, counter, &estimated))
+                    continue;
+                counter_name(row, counter, generated, sizeof generated, &name);
+                json_key(out, name, first);
+                first = false;
+                format_estimate(estimated, number, sizeof number);
+                fputs(number, out);
+            }
+            fputc('}', out);
+        }
+        fputs("}\n", out);
     }
 }
 
@@ -351,8 +482,9 @@ void write_rows(FILE *out, enum output_format format, const struct run_report *r
         break;
     case OUTPUT_CSV:
         if (first_report)
-            fputs("unit,site,file,line,column,function,scheme,predicate,counter,count\n", out);
-        write_csv(out, rows, n_rows);
+            fputs("unit,site,file,line,column,function,scheme,predicate,counter,count,rate,"
+                  "estimate\n", out);
+        write_csv(out, report, rows, n_rows);
         break;
     case OUTPUT_JSONL:
         write_jsonl(out, report, rows, n_rows);

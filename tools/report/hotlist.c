@@ -140,15 +140,15 @@ static void halve(struct hot_entry *entries, unsigned *n_entries, struct hot_ran
 }
 
 void hot_list_from_slots(struct hot_list *list, const unsigned long long *slots,
-                         unsigned capacity, unsigned long long sparsity)
+                         unsigned capacity, double visits_per_sample)
 {
     unsigned long long j = slots[HOT_SLOT_TAU_LOG2];
     if (j > HOT_MAX_TAU_LOG2)
         j = HOT_MAX_TAU_LOG2;
     list->n_entries = 0;
-    list->tau = ldexp((double)sparsity, (int)j);
+    list->tau = ldexp(visits_per_sample, (int)j);
     list->sampled = slots[HOT_SLOT_SAMPLED];
-    list->visits = (double)slots[HOT_SLOT_SAMPLED] * (double)sparsity;
+    list->visits = (double)slots[HOT_SLOT_SAMPLED] * visits_per_sample;
     for (unsigned i = 0; i < capacity; i++)
         add_units(list->entries, &list->n_entries, slots[HOT_SLOT_ENTRIES + 2 * i],
                   slots[HOT_SLOT_ENTRIES + 2 * i + 1]);

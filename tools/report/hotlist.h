@@ -28,8 +28,8 @@ struct hot_entry {
    its value's count) with probability 1/tau, independently.  */
 struct hot_list {
     unsigned capacity;
-    double tau;                    /* visits per unit: 2^j * sparsity */
-    double visits;                 /* estimated visits: sampled * sparsity, summed */
+    double tau;                    /* visits per unit: 2^j / the site's rate */
+    double visits;                 /* estimated visits: sampled / rate, summed */
     unsigned long long sampled;    /* sampled visits, summed over runs */
     unsigned n_entries;
     struct hot_entry *entries;     /* capacity of them */
@@ -46,11 +46,12 @@ void hot_random_init(struct hot_random *random, uint64_t seed);
 void hot_list_init(struct hot_list *list, unsigned capacity);
 void hot_list_free(struct hot_list *list);
 
-/* LIST from a site's slots in a report of sparsity SPARSITY.  Entries of
-   count 0 are free; entries with the same value (a report written during
-   an update) are added.  */
+/* LIST from a site's slots in a report where the site's visits were
+   sampled with probability 1 / VISITS_PER_SAMPLE (the sparsity, for a site
+   of default weight).  Entries of count 0 are free; entries with the same
+   value (a report written during an update) are added.  */
 void hot_list_from_slots(struct hot_list *list, const unsigned long long *slots,
-                         unsigned capacity, unsigned long long sparsity);
+                         unsigned capacity, double visits_per_sample);
 
 /* Adds FROM into INTO: the one with the smaller tau is thinned to the
    larger (each unit kept with probability tau_small / tau_large), counts

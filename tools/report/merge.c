@@ -20,6 +20,8 @@ static void write_report(FILE *out, const struct run_view *run)
     write_escaped(out, report->program);
     fprintf(out, "\npid\t%llu\nsparsity\t%llu\nseed\t%llu\n", report->pid, report->sparsity,
             report->seed);
+    if (report->countdown_unit > 1)
+        fprintf(out, "countdown-unit\t%llu\n", report->countdown_unit);
     /* A fork child's run says so in the aggregate too.  */
     if (report->parent > 0)
         fprintf(out, "parent\t%llu\n", report->parent);

@@ -8,10 +8,12 @@
 #include "record.h"
 
 enum header_field { HEADER_PROGRAM, HEADER_PID, HEADER_SPARSITY, HEADER_SEED, HEADER_PARENT,
-                    HEADER_RESET, HEADER_EXIT, HEADER_INTERIM, HEADER_COUNT };
+                    HEADER_RESET, HEADER_EXIT, HEADER_INTERIM, HEADER_COUNTDOWN_UNIT,
+                    HEADER_COUNT };
 
 static const char *const header_names[HEADER_COUNT] = {
     "program", "pid", "sparsity", "seed", "parent", "reset", "exit", "interim",
+    "countdown-unit",
 };
 
 enum { UNIT_FIELDS = 5, MAX_EXIT_STATUS = 255, MAX_SIGNAL = 255 };
@@ -181,6 +183,13 @@ static bool parse_header_field(struct report_parser *parser, enum header_field f
                && check_parent(parser);
     case HEADER_SPARSITY:
         return field_to_u64(reader, f[1], "sparsity", ULLONG_MAX, &report->sparsity, d);
+    case HEADER_COUNTDOWN_UNIT:
+        if (!field_to_u64(reader, f[1], "countdown unit", ULLONG_MAX, &report->countdown_unit,
+                          d))
+            return false;
+        if (report->countdown_unit == 0)
+            return record_fail(reader, d, "countdown unit 0 (units are 1 or more)");
+        return true;
     case HEADER_SEED:
         return field_to_u64(reader, f[1], "seed", ULLONG_MAX, &report->seed, d);
     case HEADER_PARENT:
@@ -212,7 +221,7 @@ static bool check_header_complete(struct report_parser *parser)
 {
     for (int i = 0; i < HEADER_COUNT; i++) {
         if (!parser->header_seen[i] && i != HEADER_EXIT && i != HEADER_INTERIM
-            && i != HEADER_RESET && i != HEADER_PARENT)
+            && i != HEADER_RESET && i != HEADER_PARENT && i != HEADER_COUNTDOWN_UNIT)
             return record_fail(&parser->reader, parser->d, "missing '%s' record before the units",
                                header_names[i]);
     }
@@ -396,6 +405,7 @@ static bool parse_report(struct report_parser *parser, struct run_report *report
     report->path = xstrdup(parser->reader.origin);
     report->line_number = parser->reader.line_number;
     report->program = xstrdup("");
+    report->countdown_unit = 1;
     parser->report = report;
     memset(parser->header_seen, 0, sizeof parser->header_seen);
     name_index_free(&parser->first_occurrence);

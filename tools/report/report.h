@@ -54,6 +54,7 @@ struct run_report {
     char *program;
     unsigned long long pid;
     unsigned long long sparsity;
+    unsigned long long countdown_unit;  /* 1 unless the report says otherwise */
     unsigned long long seed;
     enum exit_kind exit_kind;
     unsigned exit_code;          /* status or signal number */

@@ -1,6 +1,7 @@
 #include "sitetable.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -12,6 +13,8 @@
 
 /* Fields of the records, counting the record name.  */
 enum { UNIT_FIELDS = 5, SITE_FIELDS = 10, END_FIELDS = 1 };
+/* With weighted sites: the unit's countdown unit, each site's weight.  */
+enum { WEIGHTED_UNIT_FIELDS = 6, WEIGHTED_SITE_FIELDS = 11 };
 
 /* The registry's scheme names, for messages.  */
 #define SAMPLER_SCHEME(ID, NAME, N_COUNTERS, COUNTERS, MERGE, TEXT) ", " NAME
@@ -23,6 +26,27 @@ static const char KNOWN_SCHEMES_LIST[] = ""
 const char *scheme_name(enum sampler_scheme_id scheme)
 {
     return scheme < SAMPLER_N_SCHEMES ? scheme_infos[scheme].name : "?";
+}
+
+double site_rate(unsigned long long sparsity, unsigned long long countdown_unit,
+                 unsigned weight)
+{
+    double mean = (double) sparsity * (double) countdown_unit;
+    if (weight == 0 || sparsity == 0)
+        return 0;
+    if (mean <= 1)
+        return 1;
+    if (weight == 1)
+        return 1 / mean;
+    return -expm1((double) weight * log1p(-1 / mean));
+}
+
+double site_visits_per_sample(unsigned long long sparsity, unsigned long long countdown_unit,
+                              unsigned weight)
+{
+    if (weight == 1 && countdown_unit == 1)
+        return (double) sparsity;
+    return 1 / site_rate(sparsity, countdown_unit, weight);
 }
 
 static bool scheme_lookup(struct text_slice name, enum sampler_scheme_id *out)
@@ -136,13 +160,22 @@ static bool parse_counter_names(const struct record_reader *reader, struct site 
 /* Parses RECORD as site number N_READ of a unit declaring N_DECLARED sites,
    into SITE.  */
 static bool parse_site(const struct record_reader *reader, const struct record *record,
-                       unsigned n_declared, unsigned n_read, struct site *site,
+                       unsigned n_declared, unsigned n_read, bool weighted, struct site *site,
                        unsigned long long *counter_total, struct diag *d)
 {
     const struct text_slice *f = record->fields;
-    if (record->n_fields != SITE_FIELDS)
-        return record_fail(reader, d, "'site' record has %zu fields, expected %d",
-                           record->n_fields, SITE_FIELDS);
+    unsigned wanted_fields = weighted ? WEIGHTED_SITE_FIELDS : SITE_FIELDS;
+    if (record->n_fields != wanted_fields)
+        return record_fail(reader, d, "'site' record has %zu fields, expected %u",
+                           record->n_fields, wanted_fields);
+    site->weight = 1;
+    if (weighted) {
+        if (!field_to_unsigned(reader, f[10], "weight", &site->weight, d))
+            return false;
+        if (site->weight > SAMPLER_SITE_WEIGHT_MAX)
+            return record_fail(reader, d, "weight %u above %u", site->weight,
+                               (unsigned) SAMPLER_SITE_WEIGHT_MAX);
+    }
     unsigned index;
     if (!field_to_unsigned(reader, f[1], "site index", &index, d))
         return false;
@@ -193,11 +226,12 @@ static struct unit_table *parse_unit(struct record_reader *reader, struct record
 {
     const struct text_slice *f = record->fields;
     char shown[128];
-    if (record->n_fields != UNIT_FIELDS) {
-        record_fail(reader, d, "'unit' record has %zu fields, expected %d", record->n_fields,
-                    UNIT_FIELDS);
+    if (record->n_fields != UNIT_FIELDS && record->n_fields != WEIGHTED_UNIT_FIELDS) {
+        record_fail(reader, d, "'unit' record has %zu fields, expected %d or %d",
+                    record->n_fields, UNIT_FIELDS, WEIGHTED_UNIT_FIELDS);
         return NULL;
     }
+    bool weighted = record->n_fields == WEIGHTED_UNIT_FIELDS;
     struct unit_table *unit = xcalloc(1, sizeof *unit);
     unsigned n_sites = 0;
     const char *block_start = record->line.data;
@@ -208,6 +242,16 @@ static struct unit_table *parse_unit(struct record_reader *reader, struct record
         || !field_to_unsigned(reader, f[3], "site count", &n_sites, d)
         || !field_to_unsigned(reader, f[4], "counter count", &unit->n_counters, d))
         goto fail;
+    unit->countdown_unit = 1;
+    if (weighted) {
+        if (!field_to_unsigned(reader, f[5], "countdown unit", &unit->countdown_unit, d))
+            goto fail;
+        if (unit->countdown_unit == 0 || unit->countdown_unit > SAMPLER_COUNTDOWN_UNIT_MAX) {
+            record_fail(reader, d, "countdown unit %u not from 1 to %u", unit->countdown_unit,
+                        (unsigned) SAMPLER_COUNTDOWN_UNIT_MAX);
+            goto fail;
+        }
+    }
     unsigned long long counter_total = 0;
     unsigned n_read = 0;
     size_t sites_capacity = 0;
@@ -232,7 +276,8 @@ static struct unit_table *parse_unit(struct record_reader *reader, struct record
             }
             struct site *site = n_read < n_sites ? &unit->sites[n_read] : NULL;
             struct site overflow = { 0 };
-            bool ok = parse_site(reader, record, n_sites, n_read, site ? site : &overflow,
+            bool ok = parse_site(reader, record, n_sites, n_read, weighted,
+                                 site ? site : &overflow,
                                  &counter_total, d);
             if (!site)
                 site_free(&overflow);

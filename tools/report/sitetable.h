@@ -28,6 +28,8 @@ struct site {
     unsigned first_counter;      /* its counters' position among the unit's */
     char **counter_names;        /* n_counters names */
     enum bound_kind bound_kind;  /* BOUND_NONE unless a bounds site */
+    unsigned weight;             /* countdown units per visit (1 in tables
+                                    without weights); 0: not instrumented */
 };
 
 struct unit_table {
@@ -35,6 +37,7 @@ struct unit_table {
     char *source;
     unsigned n_sites;
     unsigned n_counters;
+    unsigned countdown_unit;     /* the weight of a site of default rate */
     struct site *sites;          /* n_sites, in index order */
     char *origin;                /* where it was read, for messages */
     unsigned long line_number;
@@ -73,6 +76,16 @@ bool site_catalog_add_file(struct site_catalog *catalog, const char *path, struc
    its SITE_SECTION; *FOUND says whether it has one.  */
 bool site_catalog_add_binary(struct site_catalog *catalog, const char *path, bool *found,
                              struct diag *d);
+
+/* The probability that a visit of a site of weight WEIGHT is sampled, in
+   a run of sparsity SPARSITY counting in units of COUNTDOWN_UNIT:
+   1 - (1 - 1 / (sparsity * unit))^weight.  */
+double site_rate(unsigned long long sparsity, unsigned long long countdown_unit,
+                 unsigned weight);
+
+/* 1 / site_rate, exactly the sparsity for a site of default weight.  */
+double site_visits_per_sample(unsigned long long sparsity, unsigned long long countdown_unit,
+                              unsigned weight);
 
 const struct unit_table *site_catalog_find(const struct site_catalog *catalog,
                                            const char *signature);

@@ -86,7 +86,12 @@ static bool values_run(void *context, const struct run_view *run, struct diag *d
             unsigned capacity = hot_list_capacity(site);
             hot_list_free(&state->scratch);
             hot_list_init(&state->scratch, capacity);
-            hot_list_from_slots(&state->scratch, slots, capacity, run->report->sparsity);
+            if (site->weight == 0)
+                continue;
+            hot_list_from_slots(&state->scratch, slots, capacity,
+                                site_visits_per_sample(run->report->sparsity,
+                                                       run->report->countdown_unit,
+                                                       site->weight));
             hot_list_merge(&v->list, &state->scratch, &state->random);
         }
     }
