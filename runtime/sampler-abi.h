@@ -93,6 +93,10 @@ void __sampler_float_kind(unsigned long long *counters, long double value,
    slots: runtime/schemes/values.c).  */
 void __sampler_value(unsigned long long *slots, unsigned long long value,
                      unsigned long capacity);
+/* An indirect-calls site: as __sampler_value, TARGET the address called;
+   reports then list the loaded objects, to name the targets.  */
+void __sampler_indirect_call(unsigned long long *slots, unsigned long long target,
+                             unsigned long capacity);
 /* The k scalar-pairs sites of an assignment: VALUES[0] is the value
    assigned, VALUES[1] to VALUES[k] those it is compared with (as long
    long, or unsigned long long for unsigned types and pointers); site i

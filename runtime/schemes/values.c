@@ -191,3 +191,18 @@ __sampler_value(unsigned long long *slots, unsigned long long value, unsigned lo
     observe_value(slots, value, capacity);
     SAMPLER_COUNTDOWN = sampler_countdown_next_preserving();
 }
+
+_Atomic bool sampler_indirect_targets_seen;
+
+/* A call through a function pointer: its target into the hot-list, and
+   reports from now on list the loaded objects that name it.  */
+SAMPLER_EXPORT SAMPLER_PRESERVING void
+__sampler_indirect_call(unsigned long long *slots, unsigned long long target,
+                        unsigned long capacity)
+{
+    UNLESS_FIRST_VISIT_OF_THREAD(sampler_started_out_of_line_preserving);
+    if (!atomic_load_explicit(&sampler_indirect_targets_seen, memory_order_relaxed))
+        atomic_store_explicit(&sampler_indirect_targets_seen, true, memory_order_relaxed);
+    observe_value(slots, target, capacity);
+    SAMPLER_COUNTDOWN = sampler_countdown_next_preserving();
+}

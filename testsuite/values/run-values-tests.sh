@@ -27,6 +27,16 @@
 #                     intervals overlap, which independent estimates fail
 #                     to do about 1% of the time) in at least 18 of 20
 #                     seeds
+#   indirect(PIE)     indirect.c (indirect-calls) at sparsity 1, PIE and
+#                     not, -O0 and -O2, calling its own functions, one of
+#                     a library it dlopens (indirect-lib.c, not
+#                     instrumented) and libc's: each target's calls by name
+#                     as indirect.expected (strcmp: the name of the
+#                     implementation libc chose, __strcmp_avx2 and the
+#                     like, reads as strcmp); the names survive merge into
+#                     an aggregate and show in export's values.csv; a
+#                     report without indirect-call samples has no loaded
+#                     objects
 #   threads           four threads at sparsity 1: no update lost
 #   crash             the same, then abort: the report at the signal has it
 #   fork              the child's report starts from zero, the parent's
@@ -91,10 +101,10 @@ done
 if [ -f "$scratch/exact-O2.report" ] &&
    "$report" export "$scratch/exact-O2.report" --binary "$scratch/exact-O2" \
        --output "$scratch/export" 2>"$scratch/err" &&
-   [ "$(head -n 1 "$scratch/export/values.csv")" = run,unit,site,sampled,tau,count,value ] &&
+   [ "$(head -n 1 "$scratch/export/values.csv")" = run,unit,site,sampled,tau,count,value,target ] &&
    [ "$(tail -n +2 "$scratch/export/values.csv" | wc -l)" = "$(wc -l <"$here/exact.expected")" ] &&
-   grep -q ',12,1,8,-1$' "$scratch/export/values.csv" &&
-   grep -q ',12,1,6,4096$' "$scratch/export/values.csv"; then
+   grep -q ',12,1,8,-1,$' "$scratch/export/values.csv" &&
+   grep -q ',12,1,6,4096,$' "$scratch/export/values.csv"; then
     pass "export: values.csv"
 else
     fail "export: values.csv" "$scratch/err"
@@ -208,6 +218,60 @@ EOF
     fi
 else
     fail "build(zipf)" "$scratch/build.err"
+fi
+
+# "LINE:COLUMN OBSERVED TARGET VISITS FLAG", strcmp's implementations as
+# strcmp.
+target_rows() {   # BINARY REPORT...
+    value_rows "$@" | sed -E 's/\t__strcmp_[a-z0-9_]+\t/\tstrcmp\t/'
+}
+
+if (cd "$here" && gcc -shared -fPIC -O2 indirect-lib.c -o "$scratch/indirect-lib.so") \
+       2>"$scratch/build.err"; then
+    for pie in pie no-pie; do
+    for opt in -O0 -O2; do
+        name="indirect($pie $opt)"
+        flag=$([ $pie = pie ] && echo -fPIE || echo -fno-PIE)
+        binary=$scratch/indirect-$pie$opt
+        if ! build_program indirect $opt "$binary" $flag -$pie -ldl; then
+            fail "build($name)" "$scratch/build.err"
+            continue
+        fi
+        if SAMPLER_SPARSITY=1 SAMPLER_FILE=$binary.report "$binary" "$scratch/indirect-lib.so" \
+               >/dev/null 2>"$scratch/err" &&
+           target_rows "$binary" "$binary.report" >"$binary.rows" 2>>"$scratch/err" &&
+           diff -u "$here/indirect.expected" "$binary.rows" >"$scratch/diff"; then
+            pass "$name: 5 targets named, as indirect.expected"
+        else
+            cat "$scratch/err" >>"$scratch/diff"
+            fail "$name" "$scratch/diff"
+        fi
+    done
+    done
+    binary=$scratch/indirect-pie-O2
+    if [ -f "$binary.report" ] &&
+       "$report" merge "$binary.report" --binary "$binary" --output "$scratch/indirect.agg" \
+           2>"$scratch/err" &&
+       target_rows "$binary" "$scratch/indirect.agg" >"$scratch/agg.rows" 2>>"$scratch/err" &&
+       diff -u "$here/indirect.expected" "$scratch/agg.rows" >"$scratch/diff"; then
+        pass "indirect: names survive merge into an aggregate"
+    else
+        cat "$scratch/err" >>"$scratch/diff"
+        fail "indirect: merge" "$scratch/diff"
+    fi
+    if [ -f "$binary.report" ] &&
+       "$report" export "$binary.report" --binary "$binary" --output "$scratch/iexport" \
+           2>"$scratch/err" &&
+       grep -q ',3,[0-9]*,twice$' "$scratch/iexport/values.csv" &&
+       grep -q ',2,[0-9]*,triple$' "$scratch/iexport/values.csv" &&
+       [ "$(grep -c '^loaded' "$binary.report")" -ge 3 ] &&
+       [ -f "$scratch/exact-O2.report" ] && ! grep -q '^loaded' "$scratch/exact-O2.report"; then
+        pass "indirect: export names targets; loaded objects only where targets were seen"
+    else
+        fail "indirect: export" "$scratch/err"
+    fi
+else
+    fail "build(indirect-lib)" "$scratch/build.err"
 fi
 
 if build_program threads -O2; then
