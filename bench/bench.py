@@ -50,10 +50,10 @@ import programs  # noqa: E402
 BRS = "branches,returns,scalar-pairs"
 BR = "branches,returns"
 ALL = ("checks,branches,returns,scalar-pairs,float-kinds,function-entries,bounds,"
-       "values,sizes")
+       "values,sizes,indirect-calls")
 
 # Schemes whose sites hold a hot-list (docs/values.md), not counts.
-HOT_LIST_SCHEMES = {"values", "sizes"}
+HOT_LIST_SCHEMES = {"values", "sizes", "indirect-calls"}
 
 # Build variants: compiler ("gcc" or "sampler") and flags.
 VARIANTS = {

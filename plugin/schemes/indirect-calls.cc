@@ -33,7 +33,13 @@ indirect_calls_statement (gimple *stmt)
   if (!is_gimple_val (fn))
     return;
   location_t loc = gimple_location (call);
-  char *text = expression_text (fn);
+  /* A compiler's temporary that joins several pointers (c ? f : g) has
+     no text of its own.  */
+  tree var = TREE_CODE (fn) == SSA_NAME ? SSA_NAME_VAR (fn) : fn;
+  bool joined = (var && DECL_P (var) && DECL_ARTIFICIAL (var)
+		 && (TREE_CODE (fn) != SSA_NAME
+		     || gimple_code (SSA_NAME_DEF_STMT (fn)) == GIMPLE_PHI));
+  char *text = joined ? xstrdup ("(...)") : expression_text (fn);
   char *what = concat ("call through ", text, NULL);
   free (text);
   unsigned index = hot_list_site (SAMPLER_SCHEME_INDIRECT_CALLS, loc, what,
