@@ -63,6 +63,10 @@ VARIANTS = {
     "br": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=" + BR]),
     "all": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=" + ALL]),
     "values": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=values"]),
+    # Hot-lists large enough to hold every value of most sites: at sparsity
+    # 1, the exact profile values-compare.py checks estimates against.
+    "values-exact": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=values",
+                                 "-fplugin-arg-sampler-hotlist=1024"]),
 }
 
 # Configurations: (name, variant, SAMPLER_SPARSITY or None).

@@ -36,7 +36,8 @@
 #                     like, reads as strcmp); the names survive merge into
 #                     an aggregate and show in export's values.csv; a
 #                     report without indirect-call samples has no loaded
-#                     objects
+#                     objects; addresses moved in the report read as
+#                     twice+0x1, 0x1 (no object) and linux-vdso.so.1+0x10
 #   threads           four threads at sparsity 1: no update lost
 #   crash             the same, then abort: the report at the signal has it
 #   fork              the child's report starts from zero, the parent's
@@ -249,6 +250,34 @@ if (cd "$here" && gcc -shared -fPIC -O2 indirect-lib.c -o "$scratch/indirect-lib
     done
     done
     binary=$scratch/indirect-pie-O2
+    # The table site's first three targets moved: one byte into twice, an
+    # address no object holds, and one in an object without a readable
+    # file (the vDSO).
+    if [ -f "$binary.report" ] &&
+       python3 - "$binary.report" "$(nm "$binary" | awk '$3 == "twice" { print $1 }')" \
+           >"$scratch/moved.report" <<'EOF'
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+loaded = [l.split("\t") for l in lines if l.startswith("loaded\t")]
+program = int(loaded[0][1])
+vdso = next(int(l[1]) for l in loaded if l[4] == "linux-vdso.so.1")
+moved = [program + int(sys.argv[2], 16) + 1, 1, vdso + 16]
+site = next(i for i, l in enumerate(lines) if l.startswith("0\t"))
+fields = lines[site].split("\t")
+for i, address in enumerate(moved):
+    fields[4 + 2 * i] = str(address)
+lines[site] = "\t".join(fields)
+print("\n".join(lines), end="")
+EOF
+       value_rows "$binary" "$scratch/moved.report" >"$scratch/moved.rows" 2>"$scratch/err" &&
+       grep -q "	twice+0x1	" "$scratch/moved.rows" &&
+       grep -q "	0x1	" "$scratch/moved.rows" &&
+       grep -q "	linux-vdso.so.1+0x10	" "$scratch/moved.rows"; then
+        pass "indirect: name+0xN inside a function, 0xN outside every object, object+0xN"
+    else
+        cat "$scratch/moved.rows" >>"$scratch/err" 2>/dev/null
+        fail "indirect: names of other addresses" "$scratch/err"
+    fi
     if [ -f "$binary.report" ] &&
        "$report" merge "$binary.report" --binary "$binary" --output "$scratch/indirect.agg" \
            2>"$scratch/err" &&
