@@ -54,6 +54,8 @@ ALL = ("checks,branches,returns,scalar-pairs,float-kinds,function-entries,bounds
 
 # Schemes whose sites hold a hot-list (docs/values.md), not counts.
 HOT_LIST_SCHEMES = {"values", "sizes", "indirect-calls"}
+# Counters that hold values, not counts.
+VALUE_COUNTERS = {"bounds": ("min", "max")}
 
 # Build variants: compiler ("gcc" or "sampler") and flags.
 VARIANTS = {
@@ -337,9 +339,11 @@ class Bench:
                  "--binary", binary, "--format=csv", "--all"],
                 capture_output=True, text=True, check=True).stdout
             # A hot-list site (values, sizes) counts its sampled visits in
-            # its counter "sampled"; its other slots are not counts.
+            # its counter "sampled"; its other slots are not counts, nor
+            # are a bounds site's least and greatest values.
             total += sum(int(row["count"]) for row in csv.DictReader(io.StringIO(out))
-                         if row["scheme"] not in HOT_LIST_SCHEMES or row["counter"] == "sampled")
+                         if (row["counter"] == "sampled" if row["scheme"] in HOT_LIST_SCHEMES
+                             else row["counter"] not in VALUE_COUNTERS.get(row["scheme"], ())))
             os.unlink(path)
         return total
 

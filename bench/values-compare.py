@@ -3,8 +3,9 @@
 
 Runs each program's workload twice: built with the values scheme
 (hot-lists of 16) at sparsity 100, as a user would, and built with
-hot-lists of 1024 at sparsity 1, where every visit is observed and a
-site with at most 1024 values has its exact profile (tau 1).  For the
+hot-lists of 1024 (--exact-hotlist) at sparsity 1, where every visit is
+observed and a site with at most that many values has its exact profile
+(tau 1).  For the
 20 hottest sites of the exact run (by visits, among those it saw
 exactly), it checks that the sampled run's top value is the exact top
 value (or ties with it), and that the exact top value's share lies in
@@ -136,7 +137,12 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out-dir", default="")
+    parser.add_argument("--exact-hotlist", type=int, default=1024,
+                        help="the exact build's hot-list capacity (1024)")
     args = parser.parse_args()
+    kind, flags = bench.VARIANTS["values-exact"]
+    bench.VARIANTS["values-exact"] = (kind, [f for f in flags if "hotlist=" not in f]
+                                      + ["-fplugin-arg-sampler-hotlist=%d" % args.exact_hotlist])
     args.sampler_flags = ""
     b = bench.Bench(args)
     # Builds and inputs of its own, so that it can run beside bench.py.
@@ -148,7 +154,7 @@ def main():
     known = {p.name: p for p in programs.PROGRAMS}
     results = {}
     lines = ["# Value profiles: sampled (sparsity 100, K 16) against exact "
-             "(sparsity 1, K 1024)", "",
+             "(sparsity 1, K %d)" % args.exact_hotlist, "",
              "`%s`, %s workload, seed %d." % (" ".join(["bench/values-compare.py"] + sys.argv[1:]),
                                              args.size, args.seed), ""]
     agree = held = total = 0
