@@ -53,10 +53,12 @@ import programs  # noqa: E402
 BRS = "branches,returns,scalar-pairs"
 BR = "branches,returns"
 ALL = ("checks,branches,returns,scalar-pairs,float-kinds,function-entries,bounds,"
-       "values,sizes")
+       "values,sizes,indirect-calls")
 
 # Schemes whose sites hold a hot-list (docs/values.md), not counts.
-HOT_LIST_SCHEMES = {"values", "sizes"}
+HOT_LIST_SCHEMES = {"values", "sizes", "indirect-calls"}
+# Counters that hold values, not counts.
+VALUE_COUNTERS = {"bounds": ("min", "max")}
 
 # Build variants: compiler ("gcc" or "sampler") and flags.
 VARIANTS = {
@@ -74,6 +76,10 @@ VARIANTS = {
     # brs with per-site rates (docs/rates.md) trained on brs's runs of the
     # small workload at sparsity 1000 (Bench.trained_rates).
     "brs-trained": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=" + BRS]),
+    # Hot-lists large enough to hold every value of most sites: at sparsity
+    # 1, the exact profile values-compare.py checks estimates against.
+    "values-exact": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=values",
+                                 "-fplugin-arg-sampler-hotlist=1024"]),
 }
 
 # How brs-trained's rates are trained: runs of brs on the small workload,
@@ -399,10 +405,15 @@ class Bench:
                  "--binary", binary, "--format=csv", "--all"],
                 capture_output=True, text=True, check=True).stdout
             # A hot-list site (values, sizes) counts its sampled visits in
-            # its counter "sampled"; its other slots are not counts.
+            # its counter "sampled"; its other slots are not counts, nor
+            # are a bounds site's least and greatest values.
             pairs = {}
             for row in csv.DictReader(io.StringIO(out)):
-                if row["scheme"] in HOT_LIST_SCHEMES and row["counter"] != "sampled":
+                if row["scheme"] in HOT_LIST_SCHEMES:
+                    if row["counter"] == "sampled":
+                        total += int(row["count"])
+                    continue
+                if row["counter"] in VALUE_COUNTERS.get(row["scheme"], ()):
                     continue
                 if row["scheme"] == "scalar-pairs" and not per_pair:
                     x = row["predicate"].split(" ? ")[0]

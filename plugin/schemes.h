@@ -146,10 +146,11 @@ tree call_result_value (gcall *call, after_stmt_inserter &after);
    "(unsigned)" or "(pointer)" (schemes/values.cc).  */
 unsigned hot_list_site (enum sampler_scheme_id scheme, location_t loc,
 			const char *what, tree type);
-/* The sample call of a hot-list site: __sampler_value (COUNTERS, VALUE,
+/* The sample call of a hot-list site: FUNCTION (COUNTERS, VALUE,
    CAPACITY), VALUE an unsigned long long operand.  */
 void hot_list_sample_call (const site_info &site, tree value,
-			   sample_call &call);
+			   sample_call &call,
+			   const char *function = "__sampler_value");
 
 /* Helpers for the sample calls (unit.cc).  */
 

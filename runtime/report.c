@@ -313,6 +313,24 @@ static void output_unit(const struct __sampler_unit *unit, const char *object,
     }
 }
 
+/* loaded, base, start, end, name: what names the addresses an
+   indirect-calls site saw.  */
+static void output_loaded_object(const struct sampler_loaded_object *object, void *data)
+{
+    struct report_context *context = data;
+    struct output *out = context->out;
+
+    output_text(out, "loaded\t");
+    output_decimal(out, object->base);
+    output_char(out, '\t');
+    output_decimal(out, object->start);
+    output_char(out, '\t');
+    output_decimal(out, object->end);
+    output_char(out, '\t');
+    output_field(out, object->name != NULL ? object->name : context->program);
+    output_char(out, '\n');
+}
+
 static const char *program_path(void)
 {
     ssize_t length = readlink("/proc/self/exe", scratch.program,
@@ -379,6 +397,8 @@ static void output_report(struct output *out, const struct sampler_config *confi
         break;
     }
     output_char(out, '\n');
+    if (atomic_load_explicit(&sampler_indirect_targets_seen, memory_order_relaxed))
+        sampler_loaded_objects_visit(output_loaded_object, &context);
     sampler_units_visit(output_unit, &context);
     output_text(out, "end\n");
     output_flush(out);
@@ -842,6 +862,11 @@ static int write_report(enum sampler_ending ending, int value, bool from_signal)
     if (config == NULL || config->sparsity == 0 || getpid() != sampler_process_pid())
         return -1;
     int saved_errno = errno;
+    /* Objects loaded since (dlopen of a library without units) name
+       targets too; from a signal handler, the list as it was.  */
+    if (!from_signal
+        && atomic_load_explicit(&sampler_indirect_targets_seen, memory_order_relaxed))
+        sampler_loaded_objects_refresh();
     /* The writes are cancellation points: a thread cancelled mid-report
        would leave the lock held.  (Not from a signal handler, where this
        is not async-signal-safe and a crashing thread is not cancelled.)  */

@@ -104,6 +104,10 @@ void __sampler_float_kind(unsigned long long *counters, long double value,
    slots: runtime/schemes/values.c).  */
 void __sampler_value(unsigned long long *slots, unsigned long long value,
                      unsigned long capacity);
+/* An indirect-calls site: as __sampler_value, TARGET the address called;
+   reports then list the loaded objects, to name the targets.  */
+void __sampler_indirect_call(unsigned long long *slots, unsigned long long target,
+                             unsigned long capacity);
 /* The k scalar-pairs sites of an assignment, one visit for them all
    (the plugin's default, pairs-sites=assignment): every pair is
    compared.  VALUES[0] is the value assigned, VALUES[1] to VALUES[k]

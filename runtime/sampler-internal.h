@@ -270,6 +270,30 @@ void sampler_units_visit(void (*visit)(const struct __sampler_unit *unit,
                                        const char *object, void *context),
                          void *context);
 
+/* A loaded object as reports list it: its load address (what the
+   addresses in its ELF file are relative to), the range its segments
+   span, and its absolute name (NULL: the program itself).  */
+struct sampler_loaded_object {
+    uintptr_t base;
+    uintptr_t start;
+    uintptr_t end;
+    const char *name;
+};
+
+/* Set once an indirect-calls site has sampled a target: from then on,
+   reports list the loaded objects.  */
+extern _Atomic bool sampler_indirect_targets_seen;
+
+/* Adds the objects loaded now to the list reports write (dl_iterate_phdr:
+   not from a signal handler).  */
+void sampler_loaded_objects_refresh(void);
+
+/* Calls visit on every object seen loaded, in the order first seen.
+   Lock-free and async-signal-safe.  */
+void sampler_loaded_objects_visit(void (*visit)(const struct sampler_loaded_object *object,
+                                                void *context),
+                                  void *context);
+
 /* Sets every counter of every unit to zero (sampler_reset, and the child
    after fork).  */
 void sampler_units_zero(void);

@@ -122,6 +122,81 @@ static int search_object(struct dl_phdr_info *info, size_t size, void *data)
     return 1;
 }
 
+/* ---- The loaded objects, for naming addresses --------------------------- */
+
+/* Every object seen loaded (the program, its libraries, dlopen's), with
+   its load address and the range its segments span; appended under
+   registry_lock, never removed (a library unloaded still names the
+   addresses it had), read by reports without locking.  */
+struct loaded_node {
+    struct sampler_loaded_object object;
+    struct loaded_node *_Atomic next;
+};
+
+static struct loaded_node *_Atomic loaded_head;
+static struct loaded_node *loaded_tail;
+
+static int note_loaded_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+    uintptr_t start = UINTPTR_MAX, end = 0;
+
+    (void)size;
+    (void)data;
+    for (size_t i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *segment = &info->dlpi_phdr[i];
+        if (segment->p_type != PT_LOAD || segment->p_memsz == 0)
+            continue;
+        uintptr_t first = info->dlpi_addr + segment->p_vaddr;
+        if (first < start)
+            start = first;
+        if (first + segment->p_memsz > end)
+            end = first + segment->p_memsz;
+    }
+    if (start >= end)
+        return 0;
+    for (struct loaded_node *known = loaded_head; known != NULL; known = known->next)
+        if (known->object.base == info->dlpi_addr && known->object.start == start
+            && known->object.end == end)
+            return 0;
+    struct loaded_node *node = malloc(sizeof *node);
+    if (node == NULL)
+        return 0;
+    node->object.base = info->dlpi_addr;
+    node->object.start = start;
+    node->object.end = end;
+    /* NULL for the program itself (the loader gives it no name).  */
+    node->object.name = object_name_for(info->dlpi_addr, info->dlpi_name);
+    if (node->object.name == NULL && info->dlpi_name != NULL && info->dlpi_name[0] != '\0') {
+        free(node);
+        return 0;
+    }
+    atomic_init(&node->next, NULL);
+    if (loaded_tail == NULL)
+        atomic_store_explicit(&loaded_head, node, memory_order_release);
+    else
+        atomic_store_explicit(&loaded_tail->next, node, memory_order_release);
+    loaded_tail = node;
+    return 0;
+}
+
+void sampler_loaded_objects_refresh(void)
+{
+    int saved_errno = errno;
+    pthread_mutex_lock(&registry_lock);
+    dl_iterate_phdr(note_loaded_object, NULL);
+    pthread_mutex_unlock(&registry_lock);
+    errno = saved_errno;
+}
+
+void sampler_loaded_objects_visit(void (*visit)(const struct sampler_loaded_object *object,
+                                                void *context),
+                                  void *context)
+{
+    for (struct loaded_node *node = atomic_load_explicit(&loaded_head, memory_order_acquire);
+         node != NULL; node = atomic_load_explicit(&node->next, memory_order_acquire))
+        visit(&node->object, context);
+}
+
 /* ---- The set of registered descriptors ---------------------------------- */
 
 static size_t first_slot(const struct __sampler_unit *unit, size_t capacity)
@@ -256,6 +331,9 @@ static void register_valid_unit(struct __sampler_unit *unit)
     }
     struct object_search object = { .address = (uintptr_t)unit };
     dl_iterate_phdr(search_object, &object);
+    /* The objects loaded by now, which indirect calls may reach, for a
+       report written where the loader cannot be asked (a signal).  */
+    dl_iterate_phdr(note_loaded_object, NULL);
     struct unit_node *node = malloc(sizeof *node);
     if (node == NULL || !set_reserve()) {
         /* Out of memory: the unit goes unreported rather than the program

@@ -93,10 +93,11 @@ values_statement (gimple *stmt)
 }
 
 void
-hot_list_sample_call (const site_info &site, tree value, sample_call &call)
+hot_list_sample_call (const site_info &site, tree value, sample_call &call,
+		      const char *function)
 {
   tree type = long_long_unsigned_type_node;
-  call.fn = sample_function ("__sampler_value", type, type);
+  call.fn = sample_function (function, type, type);
   call.args.safe_push (value);
   call.args.safe_push (build_int_cst (type, (site.n_counters - 3) / 2));
 }

@@ -135,9 +135,38 @@ static SAMPLER_PRESERVING void make_room(unsigned long long *slots, unsigned lon
     }
 }
 
+/* Under the lock: VALUE, in no entry, takes a free one, or makes room.
+   Out of line, as the rarer case (a value seen for the first time since
+   it last left), so that the common ones save fewer registers: a
+   preserving function saves every register it uses, and a call to
+   another preserving one clobbers none.  */
+static __attribute__((noinline)) SAMPLER_PRESERVING void
+insert_value(unsigned long long *slots, unsigned long long value, unsigned long capacity,
+             unsigned j)
+{
+    long free_entry = -1;
+    for (unsigned long i = 0; i < capacity && free_entry < 0; i++)
+        if (LOAD(slots, HOT_ENTRIES + 2 * i + 1) == 0)
+            free_entry = (long)i;
+    if (free_entry >= 0) {
+        STORE(slots, HOT_ENTRIES + 2 * free_entry, value);
+        STORE(slots, HOT_ENTRIES + 2 * free_entry + 1, 1);
+    } else {
+        make_room(slots, capacity, value, j);
+    }
+}
+
+/* A coin of 2^-J out of line, for the rare toss of a visit that found tau
+   raised by another thread between its toss and the lock.  */
+static __attribute__((noinline)) SAMPLER_PRESERVING bool coin_out_of_line(unsigned j)
+{
+    return coin(j);
+}
+
 /* Records one sampled visit of a site with CAPACITY entries that saw
-   VALUE.  One function: a call out of line would make the visits whose
-   coin did not come up save as many registers as the others.  */
+   VALUE.  The first toss is inline: a call out of line would make the
+   visits whose coin did not come up save as many registers as the
+   others.  */
 static inline __attribute__((always_inline)) SAMPLER_PRESERVING void
 observe_value(unsigned long long *slots, unsigned long long value, unsigned long capacity)
 {
@@ -149,31 +178,22 @@ observe_value(unsigned long long *slots, unsigned long long value, unsigned long
         return;
     /* Tau may have grown since the toss: toss for the difference.  */
     unsigned now = (unsigned)LOAD(slots, HOT_TAU_LOG2);
-    if (now > j && !coin(now - j)) {
+    if (__builtin_expect(now > j, 0) && !coin_out_of_line(now - j)) {
         unlock_site(slots);
         return;
     }
     /* An entry whose count thinning brought to 0 keeps its value, and
        takes it back with count 1: the first entry holding a value is the
        only one that can count it (see the top).  */
-    for (unsigned long i = 0; i < capacity; i++) {
-        if (LOAD(slots, HOT_ENTRIES + 2 * i) == value) {
-            unsigned long long *count = &slots[HOT_ENTRIES + 2 * i + 1];
-            STORE(count, 0, LOAD(count, 0) + 1);
+    unsigned long long *entry = &slots[HOT_ENTRIES], *end = entry + 2 * capacity;
+    for (; entry != end; entry += 2) {
+        if (LOAD(entry, 0) == value) {
+            STORE(entry, 1, LOAD(entry, 1) + 1);
             unlock_site(slots);
             return;
         }
     }
-    long free_entry = -1;
-    for (unsigned long i = 0; i < capacity && free_entry < 0; i++)
-        if (LOAD(slots, HOT_ENTRIES + 2 * i + 1) == 0)
-            free_entry = (long)i;
-    if (free_entry >= 0) {
-        STORE(slots, HOT_ENTRIES + 2 * free_entry, value);
-        STORE(slots, HOT_ENTRIES + 2 * free_entry + 1, 1);
-    } else {
-        make_room(slots, capacity, value, now);
-    }
+    insert_value(slots, value, capacity, now);
     unlock_site(slots);
 }
 
@@ -189,5 +209,20 @@ __sampler_value(unsigned long long *slots, unsigned long long value, unsigned lo
 {
     UNLESS_FIRST_VISIT_OF_THREAD(sampler_started_out_of_line_preserving);
     observe_value(slots, value, capacity);
+    SAMPLER_COUNTDOWN = sampler_countdown_next_preserving();
+}
+
+_Atomic bool sampler_indirect_targets_seen;
+
+/* A call through a function pointer: its target into the hot-list, and
+   reports from now on list the loaded objects that name it.  */
+SAMPLER_EXPORT SAMPLER_PRESERVING void
+__sampler_indirect_call(unsigned long long *slots, unsigned long long target,
+                        unsigned long capacity)
+{
+    UNLESS_FIRST_VISIT_OF_THREAD(sampler_started_out_of_line_preserving);
+    if (!atomic_load_explicit(&sampler_indirect_targets_seen, memory_order_relaxed))
+        atomic_store_explicit(&sampler_indirect_targets_seen, true, memory_order_relaxed);
+    observe_value(slots, target, capacity);
     SAMPLER_COUNTDOWN = sampler_countdown_next_preserving();
 }

@@ -55,6 +55,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct diag d;
     bool whole_ok = report_file_parse(&file, path, (const char *) data, size, &d);
     size_t whole_runs = file.n_reports;
+    /* Loaded objects are accepted only with an address range.  */
+    for (size_t r = 0; r < file.n_reports; r++)
+        for (size_t i = 0; i < file.reports[r].n_loaded; i++) {
+            const struct loaded_object *object = &file.reports[r].loaded[i];
+            if (object->start < object->base || object->start >= object->end
+                || !object->path || !*object->path)
+                fuzz_fail("a loaded object accepted without a proper range or path");
+        }
     report_file_free(&file);
     /* An aggregate is for the streaming reader alone.  */
     if (!looks_like_aggregate((const char *) data, size)

@@ -47,6 +47,11 @@ SAMPLER_SPARSITY=2 SAMPLER_SEED=5 SAMPLER_REPORT_FD=3 ./prog 16 fork \
 # An interim report (SAMPLER_INTERVAL) has an 'interim' record instead of
 # 'exit'; the seed program ends too soon to write one, so one is derived.
 sed 's/^exit\t.*/interim\t2/' "$work/dense.report" >"$work/interim.report"
+# The loaded objects a run lists once indirect calls were sampled (a path
+# with an escape among them), derived likewise.
+awk '{ print } /^exit\t/ { print "loaded\t0\t4194304\t4211192\t/tmp/prog"
+                           print "loaded\t139931305041920\t139931305041920\t139931305058320\t/tmp/lib\\tx.so" }' \
+    "$work/dense.report" >"$work/loaded.report"
 
 i=0
 for report in "$work"/*.report*; do

@@ -262,6 +262,20 @@ awk '/^unit/ { u++ } u == 1 && /^[0-9]/ && !done { print $0 "\t7"; done = 1; nex
 report_case "a site with a counter too many" "counters:[0-9]+: site [0-9]+ of unit [0-9a-f]{32} has [0-9]+ counters, its site table has [0-9]+" "$(bad counters)"
 { cat "$report"; echo extra; } >"$(bad after-end)"
 report_case "data after 'end'" "after-end:[0-9]+: data after 'end'" "$(bad after-end)"
+# loaded records (the objects that name indirect-call targets).
+loaded_case () {   # WHAT PATTERN NAME RECORD: RECORD after the exit record
+    awk -v record="$4" '{ print } /^exit\t/ { print record }' "$report" >"$(bad "$3")"
+    report_case "$1" "$3:[0-9]+: $2" "$(bad "$3")"
+}
+loaded_case "'loaded' with 4 fields" "'loaded' record has 4 fields, expected 5" loaded-fields "$(printf 'loaded\t0\t4096\t/bin/true')"
+loaded_case "'loaded' start not below end" "loaded object's start address 8192 is not below its end address 4096" loaded-range "$(printf 'loaded\t0\t8192\t4096\t/bin/true')"
+loaded_case "'loaded' start below base" "loaded object's start address 4096 is below its load address 8192" loaded-base "$(printf 'loaded\t8192\t4096\t9000\t/bin/true')"
+loaded_case "'loaded' without a path" "loaded object without a path" loaded-path "$(printf 'loaded\t0\t4096\t8192\t')"
+loaded_case "'loaded' address 0x1000" "bad number '0x1000' for load address" loaded-hex "$(printf 'loaded\t0x1000\t4096\t8192\t/bin/true')"
+awk '{ print } /^unit\t/ && !done { print "loaded\t0\t4096\t8192\t/bin/true"; done = 1 }' "$report" >"$(bad loaded-late)"
+report_case "'loaded' after a unit" "loaded-late:[0-9]+: 'loaded' record after the first 'object' or 'unit' record" "$(bad loaded-late)"
+awk '/^exit\t/ { print "loaded\t0\t4096\t8192\t/bin/true" } { print }' "$report" >"$(bad loaded-early)"
+report_case "an 'exit' record after 'loaded'" "loaded-early:[0-9]+: 'exit' record after a 'loaded' record" "$(bad loaded-early)"
 sed 's/^sampler-report\t1$/\xef\xbb\xbf&/' "$report" >"$(bad bom)"
 report_case "UTF-8 byte order mark" "bom:1: not a sampler report \(the first line must be 'sampler-report<TAB>1'\)" "$(bad bom)"
 
@@ -324,7 +338,7 @@ sites_case () {
     tool_case "Site table" "$what" "$pattern" merge "$report" --sites "$file" -o "$scratch/out"
 }
 on_first_site 's/^\(site\t[0-9]*\t\)[a-z-]*/\1colours/' >"$(bad scheme)"
-sites_case "unknown scheme" "scheme:2: unknown scheme 'colours' \(known: checks, branches, returns, scalar-pairs, float-kinds, function-entries, bounds, values, sizes\)" "$(bad scheme)"
+sites_case "unknown scheme" "scheme:2: unknown scheme 'colours' \(known: checks, branches, returns, scalar-pairs, float-kinds, function-entries, bounds, values, sizes, indirect-calls\)" "$(bad scheme)"
 on_first_site 's/\t[^\t]*$//' >"$(bad fields)"
 sites_case "a field missing" "fields:2: 'site' record has 9 fields, expected 10" "$(bad fields)"
 sed '0,/^unit\t/s/\t[0-9]*$/\t99/' "$sites" >"$(bad total)"

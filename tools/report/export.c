@@ -14,6 +14,7 @@
 #include "predicates.h"
 #include "runs.h"
 #include "schemes.h"
+#include "symbols.h"
 #include "textout.h"
 #include "util.h"
 
@@ -23,6 +24,7 @@ static const char *const table_names[N_TABLES] = { "runs.csv", "sites.csv", "cou
 
 struct exporter {
     struct output_file files[N_TABLES];
+    struct symbol_namer namer;     /* indirect-call targets' names */
 };
 
 static void csv_number(FILE *out, unsigned long long value, bool last)
@@ -55,10 +57,13 @@ static void write_value(FILE *out, const struct site *site, uint64_t bits)
 
 /* A hot-list site's entries (values.csv): run, unit, site, its sampled
    visits and tau (2^tau-log2; the run's sparsity is in runs.csv), each
-   value and its count.  */
-static void write_hot_list(FILE *out, unsigned long id, const struct unit_table *table,
+   value and its count, and for an indirect-calls site the target's name
+   (symbols.h).  */
+static void write_hot_list(struct exporter *exporter, const struct run_view *run,
+                           unsigned long id, const struct unit_table *table,
                            const struct site *site, const unsigned long long *slots)
 {
+    FILE *out = exporter->files[VALUES_CSV].file;
     unsigned long long j = slots[HOT_SLOT_TAU_LOG2];
     for (unsigned i = 0; i < hot_list_capacity(site); i++) {
         unsigned long long count = slots[HOT_SLOT_ENTRIES + 2 * i + 1];
@@ -68,7 +73,18 @@ static void write_hot_list(FILE *out, unsigned long id, const struct unit_table 
                 slots[HOT_SLOT_SAMPLED], ldexp(1, j > HOT_MAX_TAU_LOG2
                                                   ? HOT_MAX_TAU_LOG2 : (int)j));
         fprintf(out, "%llu,", count);
-        write_value(out, site, slots[HOT_SLOT_ENTRIES + 2 * i]);
+        uint64_t value = slots[HOT_SLOT_ENTRIES + 2 * i];
+        if (site->bound_kind == BOUND_SIGNED)
+            fprintf(out, "%lld,", (long long) value);
+        else
+            fprintf(out, "%llu,", (unsigned long long) value);
+        if (site->scheme == SAMPLER_SCHEME_INDIRECT_CALLS) {
+            char name[512];
+            symbol_namer_name(&exporter->namer, run->report, value, name, sizeof name);
+            csv_field(out, name, true);
+        } else {
+            fputc('\n', out);
+        }
     }
 }
 
@@ -106,7 +122,7 @@ static bool export_run(void *context, const struct run_view *run, struct diag *d
                     fprintf(counts, "%llu\n", values[c]);
             }
             if (scheme_infos[site->scheme].merge == SAMPLER_MERGE_HOT_LIST)
-                write_hot_list(exporter->files[VALUES_CSV].file, id, table, site, values);
+                write_hot_list(exporter, run, id, table, site, values);
         }
     }
     return true;
@@ -164,7 +180,7 @@ static int run_export(const struct run_options *options, const char *directory)
         fputs("run,origin,program,pid,sparsity,seed,exit_kind,exit_code,label\n",
               exporter.files[RUNS_CSV].file);
         fputs("run,unit,site,counter,count\n", exporter.files[COUNTS_CSV].file);
-        fputs("run,unit,site,sampled,tau,count,value\n", exporter.files[VALUES_CSV].file);
+        fputs("run,unit,site,sampled,tau,count,value,target\n", exporter.files[VALUES_CSV].file);
         write_sites(exporter.files[SITES_CSV].file, &set.catalog);
         ok = run_set_visit(&set, export_run, &exporter, &d);
     }
@@ -178,6 +194,7 @@ static int run_export(const struct run_options *options, const char *directory)
         fprintf(stderr, PROGRAM_NAME ": %s\n", d.message);
     if (!ok && created)
         rmdir(directory);
+    symbol_namer_free(&exporter.namer);
     run_set_close(&set);
     return ok ? EXIT_FINE : EXIT_BAD_INPUT;
 }

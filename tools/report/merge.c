@@ -30,6 +30,13 @@ static void write_report(FILE *out, const struct run_view *run)
     if (report->exit_kind != EXIT_BY_EXEC)
         fprintf(out, "\t%u", report->exit_code);
     fputc('\n', out);
+    /* What names the run's indirect-call targets.  */
+    for (size_t i = 0; i < report->n_loaded; i++) {
+        const struct loaded_object *object = &report->loaded[i];
+        fprintf(out, "loaded\t%llu\t%llu\t%llu\t", object->base, object->start, object->end);
+        write_escaped(out, object->path);
+        fputc('\n', out);
+    }
     for (size_t u = 0; u < run->n_units; u++) {
         const struct run_unit *unit = &run->units[u];
         const struct unit_table *table = unit->totals->table;

@@ -44,6 +44,9 @@ void run_report_free(struct run_report *report)
     for (size_t i = 0; i < report->n_units; i++)
         unit_counts_free(&report->units[i]);
     free(report->units);
+    for (size_t i = 0; i < report->n_loaded; i++)
+        free(report->loaded[i].path);
+    free(report->loaded);
     free(report->path);
     free(report->program);
     memset(report, 0, sizeof *report);
@@ -329,6 +332,44 @@ static bool parse_site_counts(struct report_parser *parser, struct unit_counts *
     return true;
 }
 
+/* loaded<TAB>base<TAB>start<TAB>end<TAB>path: after the header, before
+   the first object or unit.  */
+static bool parse_loaded(struct report_parser *parser)
+{
+    struct record_reader *reader = &parser->reader;
+    const struct record *record = &parser->record;
+    const struct text_slice *f = record->fields;
+    struct run_report *report = parser->report;
+    struct diag *d = parser->d;
+    struct loaded_object object = { 0 };
+    if (record->n_fields != 5)
+        return record_fail(reader, d, "'loaded' record has %zu fields, expected 5",
+                           record->n_fields);
+    if (report->n_units > 0 || parser->object != NULL)
+        return record_fail(reader, d, "'loaded' record after the first 'object' or 'unit' "
+                           "record");
+    if (!check_header_complete(parser)
+        || !field_to_u64(reader, f[1], "load address", ULLONG_MAX, &object.base, d)
+        || !field_to_u64(reader, f[2], "start address", ULLONG_MAX, &object.start, d)
+        || !field_to_u64(reader, f[3], "end address", ULLONG_MAX, &object.end, d))
+        return false;
+    if (object.start >= object.end)
+        return record_fail(reader, d, "loaded object's start address %llu is not below its "
+                           "end address %llu", object.start, object.end);
+    if (object.start < object.base)
+        return record_fail(reader, d, "loaded object's start address %llu is below its load "
+                           "address %llu", object.start, object.base);
+    if (f[4].size == 0)
+        return record_fail(reader, d, "loaded object without a path");
+    if (!field_to_string(reader, f[4], "loaded object path", &object.path, d))
+        return false;
+    void *items = report->loaded;
+    grow_array(&items, &report->loaded_capacity, report->n_loaded + 1, sizeof *report->loaded);
+    report->loaded = items;
+    report->loaded[report->n_loaded++] = object;
+    return true;
+}
+
 static bool starts_with_digit(struct text_slice field)
 {
     return field.size > 0 && field.data[0] >= '0' && field.data[0] <= '9';
@@ -358,6 +399,9 @@ static bool parse_body(struct report_parser *parser)
             if (current)
                 return record_fail(reader, parser->d, "'%s' record after the first unit",
                                    header_names[header]);
+            if (report->n_loaded > 0)
+                return record_fail(reader, parser->d, "'%s' record after a 'loaded' record",
+                                   header_names[header]);
             if (!parse_header_field(parser, (enum header_field) header))
                 return false;
         } else if (slice_equals(name, "unit")) {
@@ -377,6 +421,9 @@ static bool parse_body(struct report_parser *parser)
             free(parser->object);
             parser->object = object;
             parser->after_object = true;
+        } else if (slice_equals(name, "loaded")) {
+            if (!parse_loaded(parser))
+                return false;
         } else if (slice_equals(name, "end")) {
             if (record->n_fields != 1)
                 return record_fail(reader, parser->d, "'end' record has %zu fields, expected 1",

@@ -48,6 +48,16 @@ struct unit_counts {
     size_t capacity;
 };
 
+/* A `loaded' record: an object the process had loaded, its load address
+   (what the addresses of its ELF file are relative to) and the range its
+   segments spanned, to name the targets of indirect calls.  */
+struct loaded_object {
+    unsigned long long base;
+    unsigned long long start;
+    unsigned long long end;      /* just past the last byte */
+    char *path;
+};
+
 struct run_report {
     char *path;                  /* where it was read */
     unsigned long line_number;   /* of its first line, when a file holds several */
@@ -64,6 +74,9 @@ struct run_report {
     struct unit_counts *units;   /* in report order */
     size_t n_units;
     size_t capacity;
+    struct loaded_object *loaded;   /* in report order; none in older reports */
+    size_t n_loaded;
+    size_t loaded_capacity;
 };
 
 /* The reports of one file: usually one, but a descriptor shared by several

@@ -9,6 +9,7 @@
 #include "hotlist.h"
 #include "runs.h"
 #include "schemes.h"
+#include "symbols.h"
 #include "textout.h"
 #include "util.h"
 
@@ -28,6 +29,7 @@ struct site_values {
     const struct site *site;
     struct hot_list list;
     bool is_pointer;
+    bool is_target;     /* values are indices in the state's target names */
 };
 
 struct values_state {
@@ -38,7 +40,57 @@ struct values_state {
     size_t n_sites, capacity;
     struct hot_random random;
     struct hot_list scratch;
+    /* Indirect-call targets, named in each run (addresses differ from run
+       to run), and their lists keyed by name.  */
+    struct symbol_namer namer;
+    char **target_names;
+    size_t n_target_names, target_capacity;
+    struct name_index target_index;
+    unsigned long long *target_slots;
+    size_t target_slots_size;
 };
+
+/* The index of the target NAME in the state's names.  */
+static uint64_t target_id(struct values_state *state, const char *name)
+{
+    size_t id;
+    if (name_index_find(&state->target_index, name, &id))
+        return id;
+    if (state->n_target_names == state->target_capacity) {
+        state->target_capacity = state->target_capacity ? 2 * state->target_capacity : 64;
+        state->target_names = xrealloc(state->target_names,
+                                       state->target_capacity * sizeof *state->target_names);
+    }
+    id = state->n_target_names++;
+    state->target_names[id] = xstrdup(name);
+    name_index_put(&state->target_index, state->target_names[id], id);
+    return id;
+}
+
+/* An indirect-calls site's slots of RUN with each address replaced by
+   its name's index: one function's entries from every run then combine,
+   wherever the run loaded it.  */
+static const unsigned long long *named_targets(struct values_state *state,
+                                               const struct run_view *run,
+                                               const unsigned long long *slots,
+                                               unsigned capacity)
+{
+    size_t n = HOT_SLOT_ENTRIES + 2 * (size_t) capacity;
+    if (state->target_slots_size < n) {
+        state->target_slots = xrealloc(state->target_slots, n * sizeof *state->target_slots);
+        state->target_slots_size = n;
+    }
+    memcpy(state->target_slots, slots, n * sizeof *slots);
+    for (unsigned i = 0; i < capacity; i++) {
+        unsigned long long *value = &state->target_slots[HOT_SLOT_ENTRIES + 2 * i];
+        if (value[1] == 0)
+            continue;
+        char name[512];
+        symbol_namer_name(&state->namer, run->report, *value, name, sizeof name);
+        *value = target_id(state, name);
+    }
+    return state->target_slots;
+}
 
 static bool ends_with(const char *text, const char *suffix)
 {
@@ -62,6 +114,7 @@ static struct site_values *site_values_of(struct values_state *state, size_t uni
         v->table = table;
         v->site = site;
         v->is_pointer = ends_with(site->predicate, "(pointer)");
+        v->is_target = site->scheme == SAMPLER_SCHEME_INDIRECT_CALLS;
         hot_list_init(&v->list, hot_list_capacity(site));
         *slot = state->n_sites;
     }
@@ -84,6 +137,8 @@ static bool values_run(void *context, const struct run_view *run, struct diag *d
                 continue;
             struct site_values *v = site_values_of(state, unit->catalog_index, table, site);
             unsigned capacity = hot_list_capacity(site);
+            if (v->is_target)
+                slots = named_targets(state, run, slots, capacity);
             hot_list_free(&state->scratch);
             hot_list_init(&state->scratch, capacity);
             if (site->weight == 0)
@@ -117,9 +172,13 @@ static int by_visits(const void *pa, const void *pb)
     return a->site->index < b->site->index ? -1 : a->site->index > b->site->index;
 }
 
+static const struct values_state *shown_state;
+
 static void value_text(const struct site_values *v, uint64_t value, char *out, size_t size)
 {
-    if (v->is_pointer)
+    if (v->is_target && value < shown_state->n_target_names)
+        snprintf(out, size, "%s", shown_state->target_names[value]);
+    else if (v->is_pointer)
         snprintf(out, size, "0x%llx", (unsigned long long) value);
     else if (v->site->bound_kind == BOUND_SIGNED)
         snprintf(out, size, "%lld", (long long) value);
@@ -156,7 +215,7 @@ static void write_text(FILE *out, const struct values_state *state)
                 *flag ? "  " : "", flag);
         for (unsigned i = 0; i < shown_values(v); i++) {
             struct hot_estimate e;
-            char text[32];
+            char text[512];
             hot_list_estimate(&v->list, i, CONFIDENCE, &e);
             value_text(v, v->list.entries[i].value, text, sizeof text);
             fprintf(out, "    %-20s  visits %.0f [%.0f, %.0f]  share %.1f%% [%.1f%%, %.1f%%]\n",
@@ -175,7 +234,7 @@ static void write_csv(FILE *out, const struct values_state *state)
         const char *flag = site_flag(v);
         for (unsigned i = 0; i < shown_values(v); i++) {
             struct hot_estimate e;
-            char text[32];
+            char text[512];
             hot_list_estimate(&v->list, i, CONFIDENCE, &e);
             value_text(v, v->list.entries[i].value, text, sizeof text);
             csv_field(out, v->site->file, false);
@@ -211,7 +270,7 @@ static void write_jsonl(FILE *out, const struct values_state *state)
         fputs(",\"values\":[", out);
         for (unsigned i = 0; i < shown_values(v); i++) {
             struct hot_estimate e;
-            char text[32];
+            char text[512];
             hot_list_estimate(&v->list, i, CONFIDENCE, &e);
             value_text(v, v->list.entries[i].value, text, sizeof text);
             fprintf(out, "%s{\"value\":", i ? "," : "");
@@ -258,7 +317,7 @@ static void write_html(FILE *out, const struct values_state *state)
               "<th>95%</th><th></th></tr>\n", out);
         for (unsigned i = 0; i < shown_values(v); i++) {
             struct hot_estimate e;
-            char text[32];
+            char text[512];
             hot_list_estimate(&v->list, i, CONFIDENCE, &e);
             value_text(v, v->list.entries[i].value, text, sizeof text);
             fputs("<tr><td class=\"v\">", out);
@@ -296,6 +355,7 @@ static int run_values(const struct run_options *options)
         for (size_t s = 0; s < state.n_sites; s++)
             hot_list_sort(&state.sites[s].list);
         qsort(state.sites, state.n_sites, sizeof *state.sites, by_visits);
+        shown_state = &state;
         if (values_options.format == VALUES_CSV)
             write_csv(stdout, &state);
         else if (values_options.format == VALUES_JSONL)
@@ -318,6 +378,12 @@ static int run_values(const struct run_options *options)
         free(state.sites);
         hot_list_free(&state.scratch);
     }
+    for (size_t i = 0; i < state.n_target_names; i++)
+        free(state.target_names[i]);
+    free(state.target_names);
+    free(state.target_slots);
+    name_index_free(&state.target_index);
+    symbol_namer_free(&state.namer);
     run_set_close(&set);
     return status;
 }

@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""Value profiles of the bench programs, sampled against exact.
+
+Runs each program's workload twice: built with the values scheme
+(hot-lists of 16) at sparsity 100, as a user would, and built with
+hot-lists of 1024 (--exact-hotlist) at sparsity 1, where every visit is
+observed and a site with at most that many values has its exact profile
+(tau 1).  For the
+20 hottest sites of the exact run (by visits, among those it saw
+exactly), it checks that the sampled run's top value is the exact top
+value (or ties with it), and that the exact top value's share lies in
+the sampled run's 95% interval for it.  Then it lists the semi-invariant
+sites the sampled run finds, hottest first, with their source lines.
+
+Writes values-compare.md and values-compare.json into the output
+directory (BUILD_DIR/bench-values by default, where its
+builds go).  Exit status 1 if, over all
+programs, fewer than 90% of the sites agree or fewer than 85% of the
+intervals hold the exact share (95% intervals: about 1 in 20 misses by
+chance).
+"""
+
+import argparse
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import bench  # noqa: E402
+import programs  # noqa: E402
+
+HOTTEST = 20
+SEMI_INVARIANT_SHOWN = 5
+
+
+def run_values(b, program, binary, sparsity, size, scratch, seed):
+    """Runs the workload with sampling at SPARSITY; returns the rows of
+    `sampler-report values --format=csv` of its reports."""
+    for f in os.listdir(scratch):
+        if f.startswith("report-"):
+            os.unlink(os.path.join(scratch, f))
+    argv, stdin_path = program.command(binary, b.data, size)
+    env = b.environment(sparsity, scratch)
+    env["SAMPLER_SEED"] = str(seed)
+    with open(stdin_path, "rb") if stdin_path else open(os.devnull, "rb") as stdin:
+        subprocess.run(argv, stdin=stdin, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, env=env, cwd=scratch, check=True)
+    reports = sorted(os.path.join(scratch, f) for f in os.listdir(scratch)
+                     if f.startswith("report-"))
+    if not reports:
+        raise RuntimeError("%s wrote no report" % program.name)
+    out = subprocess.run(
+        [os.path.join(b.build, "bin", "sampler-report"), "values"] + reports
+        + ["--binary", binary, "--top=1024", "--format=csv"],
+        capture_output=True, text=True, check=True).stdout
+    return list(csv.DictReader(io.StringIO(out)))
+
+
+def by_site(rows):
+    """Per site (file, line, column, observed): its rows, rank order."""
+    sites = {}
+    for r in rows:
+        key = (r["file"], int(r["line"]), int(r["column"]), r["observed"], r["function"])
+        sites.setdefault(key, []).append(r)
+    return sites
+
+
+def source_line(tree, path, line):
+    for candidate in (path, os.path.join(tree, path)):
+        try:
+            with open(candidate, errors="replace") as f:
+                for number, text in enumerate(f, 1):
+                    if number == line:
+                        return text.strip()
+        except OSError:
+            continue
+    return ""
+
+
+def compare(exact_rows, sampled_rows):
+    exact, sampled = by_site(exact_rows), by_site(sampled_rows)
+    # The exact run's sites it saw whole (tau 1), hottest first.
+    whole = [k for k, rows in exact.items() if float(rows[0]["tau"]) == 1]
+    whole.sort(key=lambda k: -float(exact[k][0]["site_visits"]))
+    results = []
+    for key in whole[:HOTTEST]:
+        rows = exact[key]
+        top_count = float(rows[0]["visits"])
+        top_values = {r["value"] for r in rows if float(r["visits"]) == top_count}
+        exact_top = rows[0]["value"]
+        exact_share = float(rows[0]["share"])
+        srows = sampled.get(key, [])
+        result = {
+            "site": "%s:%d:%d" % key[:3], "function": key[4], "observed": key[3],
+            "visits": float(rows[0]["site_visits"]), "exact_top": exact_top,
+            "exact_ties": sorted(top_values), "exact_share": exact_share,
+            "sampled_top": srows[0]["value"] if srows else None,
+        }
+        result["agree"] = bool(srows) and srows[0]["value"] in top_values
+        mine = next((r for r in srows if r["value"] == exact_top), None)
+        if mine:
+            low, high = float(mine["share_low"]), float(mine["share_high"])
+            result.update(sampled_share=float(mine["share"]), share_low=low,
+                          share_high=high)
+            result["in_interval"] = low <= exact_share <= high
+        else:
+            result["in_interval"] = False
+        results.append(result)
+    return results
+
+
+def semi_invariant(sampled_rows, tree):
+    found = []
+    for key, rows in by_site(sampled_rows).items():
+        if rows[0]["flag"] not in ("invariant", "semi-invariant"):
+            continue
+        found.append({
+            "site": "%s:%d:%d" % key[:3], "function": key[4], "observed": key[3],
+            "flag": rows[0]["flag"], "visits": float(rows[0]["site_visits"]),
+            "value": rows[0]["value"], "share_low": float(rows[0]["share_low"]),
+            "source": source_line(tree, key[0], key[1]),
+        })
+    found.sort(key=lambda s: -s["visits"])
+    return found
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--build-dir", default=os.path.join(bench.TOP, "build"))
+    parser.add_argument("--programs", default="bzip2,gzip,xz,lua,bc")
+    parser.add_argument("--size", default="small", choices=["full", "small", "tiny"])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--out-dir", default="")
+    parser.add_argument("--exact-hotlist", type=int, default=1024,
+                        help="the exact build's hot-list capacity (1024)")
+    args = parser.parse_args()
+    kind, flags = bench.VARIANTS["values-exact"]
+    bench.VARIANTS["values-exact"] = (kind, [f for f in flags if "hotlist=" not in f]
+                                      + ["-fplugin-arg-sampler-hotlist=%d" % args.exact_hotlist])
+    args.sampler_flags = ""
+    b = bench.Bench(args)
+    # Builds and inputs of its own, so that it can run beside bench.py.
+    b.work = os.path.join(b.build, "bench-values")
+    b.data = os.path.join(b.work, "data")
+    os.makedirs(b.data, exist_ok=True)
+    out_dir = args.out_dir or b.work
+    os.makedirs(out_dir, exist_ok=True)
+    known = {p.name: p for p in programs.PROGRAMS}
+    results = {}
+    lines = ["# Value profiles: sampled (sparsity 100, K 16) against exact "
+             "(sparsity 1, K %d)" % args.exact_hotlist, "",
+             "`%s`, %s workload, seed %d." % (" ".join(["bench/values-compare.py"] + sys.argv[1:]),
+                                             args.size, args.seed), ""]
+    agree = held = total = 0
+    for name in [n for n in args.programs.split(",") if n]:
+        program = known[name]
+        bench.log_line("== %s" % name)
+        sampled_build = b.built(program, "values")
+        exact_build = b.built(program, "values-exact")
+        program.prepare_input(b.data, args.size)
+        with tempfile.TemporaryDirectory(prefix="sampler-values-") as scratch:
+            exact_rows = run_values(b, program, exact_build["binary"], "1", args.size,
+                                    scratch, args.seed)
+            sampled_rows = run_values(b, program, sampled_build["binary"], "100",
+                                      args.size, scratch, args.seed)
+        tree = os.path.join(b.work, name, "values")
+        compared = compare(exact_rows, sampled_rows)
+        found = semi_invariant(sampled_rows, tree)
+        results[name] = {"compared": compared, "semi_invariant": found}
+        n_agree = sum(r["agree"] for r in compared)
+        n_held = sum(r["in_interval"] for r in compared)
+        agree, held, total = agree + n_agree, held + n_held, total + len(compared)
+        lines += ["## %s" % name, "",
+                  "Top value agrees at %d of %d hottest sites; the exact share lies in "
+                  "the sampled interval at %d of %d." % (n_agree, len(compared), n_held,
+                                                        len(compared)), "",
+                  "| site | observed | visits | exact top (share) | sampled top | sampled "
+                  "share [95%] |", "|---|---|---|---|---|---|"]
+        for r in compared:
+            interval = ("%.3f [%.3f, %.3f]" % (r["sampled_share"], r["share_low"],
+                                               r["share_high"])
+                        if "sampled_share" in r else "-")
+            lines.append("| %s %s | `%s` | %.0f | %s (%.3f) | %s%s | %s%s |" % (
+                r["site"], r["function"], r["observed"], r["visits"], r["exact_top"],
+                r["exact_share"], r["sampled_top"], "" if r["agree"] else " (differs)",
+                interval, "" if r["in_interval"] else " (misses)"))
+        lines += ["", "Semi-invariant sites at sparsity 100 (%d; the hottest %d):"
+                  % (len(found), min(len(found), SEMI_INVARIANT_SHOWN)), ""]
+        for s in found[:SEMI_INVARIANT_SHOWN]:
+            lines.append("- %s %s `%s` = %s (%s, share >= %.2f, %.0f visits): `%s`" % (
+                s["site"], s["function"], s["observed"], s["value"], s["flag"],
+                s["share_low"], s["visits"], s["source"]))
+        lines.append("")
+    lines.append("All programs: top value agrees at %d of %d sites, exact share in the "
+                 "interval at %d of %d." % (agree, total, held, total))
+    with open(os.path.join(out_dir, "values-compare.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    with open(os.path.join(out_dir, "values-compare.json"), "w") as f:
+        json.dump(results, f, indent=1)
+    print("\n".join(lines))
+    ok = total > 0 and agree >= 0.9 * total and held >= 0.85 * total
+    print("values-compare: %s" % ("PASS" if ok else "FAIL"))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
