@@ -179,6 +179,13 @@ insert_exit_markers (function_state *st)
 	      check = &cp;
 	      loc = cp.loc;
 	    }
+      /* Into a block that only leads into a check (a loop's header): the
+	 exit is that check's.  */
+      if (!is_cut && single_succ_p (e->dest)
+	  && st->cut.contains (single_succ_edge (e->dest)))
+	for (check_point &cp : st->checks)
+	  if (cp.fast_edge == single_succ_edge (e->dest))
+	    loc = cp.loc;
       if (loc == UNKNOWN_LOCATION && e->dest != EXIT_BLOCK_PTR_FOR_FN (cfun))
 	loc = first_location (e->dest);
       if (loc == UNKNOWN_LOCATION)

@@ -304,8 +304,8 @@ heavier_first (const void *a, const void *b, void *data)
   return (int) *(const unsigned *) a - (int) *(const unsigned *) b;
 }
 
-/* The first and last line of BB's statements in the function's file, or
-   0 and 0.  */
+/* The first and last line of BB's statements in the function's file
+   (markers aside), or 0 and 0.  */
 static void
 block_lines (basic_block bb, int *first, int *last)
 {
@@ -316,7 +316,9 @@ block_lines (basic_block bb, int *first, int *last)
        gsi_next (&gsi))
     {
       gimple *stmt = gsi_stmt (gsi);
-      if (is_gimple_debug (stmt) || gimple_location (stmt) == UNKNOWN_LOCATION)
+      /* A marker has its site's line (a switch's arm: the switch's).  */
+      if (is_gimple_debug (stmt) || is_site_marker (stmt)
+	  || gimple_location (stmt) == UNKNOWN_LOCATION)
 	continue;
       expanded_location x = expand_location (gimple_location (stmt));
       if (!x.file || !file || strcmp (x.file, file) != 0 || x.line <= 0)
