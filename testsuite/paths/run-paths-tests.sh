@@ -16,6 +16,9 @@
 #                   traversals, within the two-sided bounds of
 #                   Binomial(exact count, 1/100) (confidence 0.999,
 #                   Bonferroni over the counts)
+#   edges           edges.c at -O2 as edges-O2.expected: computed gotos,
+#                   weightless and weighty calls; a function that calls
+#                   setjmp is not observed
 #   hash            paths-array=2 (hash tables): every path that found a
 #                   pair has its exact count; sampled = pairs + lost
 #   path-limit      paths-max=2: checks cut every region to at most 2
@@ -158,6 +161,24 @@ EOF
         fail_with "binom($opt)" "${bad[@]}"
     fi
 done
+
+# edges.c: computed gotos, setjmp, weightless and weighty calls.
+dir=$scratch/edges; mkdir -p "$dir"
+if (cd "$here" && "$build/bin/sampler-gcc" -O2 -fchecking \
+        -fplugin-arg-sampler-schemes=paths,branches -fplugin-arg-sampler-verbose \
+        edges.c -o "$dir/edges") 2>"$dir/build"; then
+    run "$dir/edges" 1 2 "$dir/r"
+    rows "$dir/r" --binary "$dir/edges" >"$dir/rows"
+    if diff -u "$here/edges-O2.expected" "$dir/rows" >"$dir/diff" &&
+       grep -q "'protected_call' calls setjmp" "$dir/build" &&
+       ! grep -q '^protected_call' "$dir/rows"; then
+        pass "edges: goto targets, weightless and weighty calls as edges-O2.expected; setjmp's function not observed"
+    else
+        fail_with "edges" "$(head -30 "$dir/diff")" "$(grep sampler "$dir/build")"
+    fi
+else
+    fail_with "edges build" "$(cat "$dir/build")"
+fi
 
 # Hash tables of 2 pairs: the -O2 build's paths, found or lost.
 dir=$scratch/hash; mkdir -p "$dir"
