@@ -158,6 +158,10 @@ void __sampler_observe_double(unsigned long long *slots, double value);
 void __sampler_observe_value(unsigned long long *slots, unsigned long long value,
                              unsigned long capacity);
 
+/* A traversal of path PATH into a paths site's slots (paths).  */
+void __sampler_observe_path(unsigned long long *slots, unsigned long long path,
+                            unsigned long capacity, unsigned long in_array);
+
 /* float-kinds: one counter per class, in this order.  */
 enum sampler_float_kind {
     SAMPLER_FLOAT_NAN,

@@ -24,12 +24,11 @@ typedef _Atomic unsigned long long atomic_slot;
 
 enum { PATHS_SAMPLED, PATHS_LOST, PATHS_PAIRS };
 
-SAMPLER_EXPORT SAMPLER_PRESERVING void __sampler_path(unsigned long long *slots,
-                                                      unsigned long long path,
-                                                      unsigned long capacity,
-                                                      unsigned long in_array)
+static SAMPLER_PRESERVING void observe_path(unsigned long long *slots,
+                                            unsigned long long path,
+                                            unsigned long capacity,
+                                            unsigned long in_array)
 {
-    UNLESS_FIRST_VISIT_OF_THREAD(sampler_started_out_of_line_preserving);
     bump(slots, PATHS_SAMPLED);
     unsigned long long key = path + 1;
     unsigned long pair = capacity;
@@ -67,5 +66,20 @@ SAMPLER_EXPORT SAMPLER_PRESERVING void __sampler_path(unsigned long long *slots,
         bump(slots, PATHS_PAIRS + 2 * pair + 1);
     else
         bump(slots, PATHS_LOST);
+}
+
+SAMPLER_EXPORT void __sampler_observe_path(unsigned long long *slots, unsigned long long path,
+                                           unsigned long capacity, unsigned long in_array)
+{
+    observe_path(slots, path, capacity, in_array);
+}
+
+SAMPLER_EXPORT SAMPLER_PRESERVING void __sampler_path(unsigned long long *slots,
+                                                      unsigned long long path,
+                                                      unsigned long capacity,
+                                                      unsigned long in_array)
+{
+    UNLESS_FIRST_VISIT_OF_THREAD(sampler_started_out_of_line_preserving);
+    observe_path(slots, path, capacity, in_array);
     SAMPLER_COUNTDOWN = sampler_countdown_next_preserving();
 }
