@@ -52,8 +52,9 @@ BR = "branches,returns"
 ALL = ("checks,branches,returns,scalar-pairs,float-kinds,function-entries,bounds,"
        "values,sizes")
 
-# Schemes whose sites hold a hot-list (docs/values.md), not counts.
-HOT_LIST_SCHEMES = {"values", "sizes"}
+# Schemes whose sites hold a hot-list (docs/values.md) or a table of path
+# counts (docs/paths.md), not counts: their counter "sampled" counts.
+HOT_LIST_SCHEMES = {"values", "sizes", "paths"}
 
 # Build variants: compiler ("gcc" or "sampler") and flags.
 VARIANTS = {
@@ -63,6 +64,8 @@ VARIANTS = {
     "br": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=" + BR]),
     "all": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=" + ALL]),
     "values": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=values"]),
+    "paths": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=paths"]),
+    "paths-br": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=paths," + BR]),
 }
 
 # Configurations: (name, variant, SAMPLER_SPARSITY or None).
@@ -80,6 +83,11 @@ CONFIGS = [
     ("br-1000", "br", "1000"),
     ("all-1000", "all", "1000"),
     ("values-1000", "values", "1000"),
+    # Path profiles (docs/paths.md): alone, and with branches and returns.
+    ("paths-1000", "paths", "1000"),
+    ("paths-100", "paths", "100"),
+    ("paths-1", "paths", "1"),
+    ("paths-br-1000", "paths-br", "1000"),
 ]
 
 # The largest unit, compiled alone to measure the plugin's compile time and
@@ -95,6 +103,8 @@ TARGETS = [
     ("brs text size", 2.5),
     ("brs compile time", 2.0),
     ("values-1000 geometric mean", 1.10),
+    ("paths-1000 geometric mean", 1.08),
+    ("paths-100 geometric mean", 1.15),
 ]
 
 
@@ -574,6 +584,11 @@ def targets(results):
         rows.append(("values-1000: geometric mean <= 1.10",
                      verdict(summary["wall"]["values-1000"], 1.10),
                      verdict(summary["instructions"].get("values-1000"), 1.10) if ins else "-"))
+    for name, limit in (("paths-1000", 1.08), ("paths-100", 1.15)):
+        if have(name):
+            rows.append(("%s: geometric mean <= %.2f" % (name, limit),
+                         verdict(summary["wall"][name], limit),
+                         verdict(summary["instructions"].get(name), limit) if ins else "-"))
     if have("brs-1") and have("gcov"):
         def against_gcov(key):
             over = [p for p in progs

@@ -290,9 +290,12 @@ parse_arguments (struct plugin_name_args *info)
 	{
 	  char *end;
 	  long n = value ? strtol (value, &end, 10) : -1;
-	  if (!value || !ISDIGIT (*value) || *end || n < 1 || n > 1000000)
+	  /* A function's site has 2 + 2K counters for paths-array=K.  */
+	  long most = strcmp (key, "paths-array") == 0 ? 4096 : 1000000;
+	  if (!value || !ISDIGIT (*value) || *end || n < 1 || n > most)
 	    {
-	      bad_value (key, value, "a whole number from 1 to 1000000");
+	      bad_value (key, value, most == 4096 ? "a whole number from 1 to 4096"
+			 : "a whole number from 1 to 1000000");
 	      ok = false;
 	    }
 	  else if (strcmp (key, "paths-array") == 0)

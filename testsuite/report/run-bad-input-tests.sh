@@ -73,6 +73,10 @@ plugin_case -fplugin-arg-sampler-region-limit=-3 "bad value .-3.*region-limit=-3
 plugin_case -fplugin-arg-sampler-region-limit=99999999999999999999 "bad value .99999999999999999999.*from 0 to 100000"
 plugin_case -fplugin-arg-sampler-pad-limit "pad-limit. needs a value: a whole number from 0 to 100000"
 plugin_case -fplugin-arg-sampler-pad-limit=0x10 "bad value .0x10.*from 0 to 100000"
+plugin_case -fplugin-arg-sampler-paths-array=0 "bad value .0.*paths-array=0.*from 1 to 4096"
+plugin_case -fplugin-arg-sampler-paths-array=4097 "bad value .4097.*from 1 to 4096"
+plugin_case -fplugin-arg-sampler-paths-max "paths-max. needs a value: a whole number from 1 to 1000000"
+plugin_case -fplugin-arg-sampler-paths-max=4k "bad value .4k.*from 1 to 1000000"
 for key in pairs-constants unsampled verbose; do
     plugin_case -fplugin-arg-sampler-$key=yes "bad value .yes. in .-fplugin-arg-sampler-$key=yes.; accepted: no value, 1 or 0"
 done
