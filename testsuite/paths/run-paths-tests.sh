@@ -10,6 +10,7 @@
 #     FUNCTION  TRAVERSALS  REGION'S LINE  PATH SPELLED AS LINES AND BRANCHES
 #   exact(OPT)      at SAMPLER_SPARSITY=1 with 2 rounds, the rows equal
 #                   shapes.OPT.expected
+#   jsonl(OPT)      --format=jsonl gives the same rows
 #   merge(OPT)      two runs add up path by path (reports and an aggregate)
 #   binom(OPT)      at sparsity 100 with ROUNDS rounds and a fixed seed,
 #                   each path's count, and each function's sampled
@@ -100,6 +101,22 @@ for opt in -O0 -O2; do
         pass "exact($opt): $(wc -l <"$dir/small.rows") paths as shapes$opt.expected"
     else
         fail_with "exact($opt)" "$(head -40 "$dir/diff")"
+    fi
+
+    # The same rows from --format=jsonl.
+    "$report" paths "$dir/small.report" --binary "$prog" --top=1000000 --format=jsonl |
+        python3 -c '
+import json, sys
+for line in sys.stdin:
+    f = json.loads(line)
+    assert f["sampled"] == sum(p["count"] for p in f["hot"]) + f["lost"]
+    for p in f["hot"]:
+        print("\t".join([f["function"], str(p["count"]), str(p["region_line"]), p["spelled"]]))' |
+        sort >"$dir/jsonl.rows"
+    if cmp -s "$dir/small.rows" "$dir/jsonl.rows"; then
+        pass "jsonl($opt): the rows of csv"
+    else
+        fail_with "jsonl($opt)" "$(diff "$dir/small.rows" "$dir/jsonl.rows" | head)"
     fi
 
     # Two runs: every path's count doubles, from the reports or an aggregate.

@@ -21,7 +21,7 @@
 /* Steps shown of one path: a path visits each block once.  */
 #define MAX_STEPS 4096
 
-enum paths_format { PATHS_TEXT, PATHS_CSV };
+enum paths_format { PATHS_TEXT, PATHS_CSV, PATHS_JSONL };
 
 static struct {
     unsigned top;
@@ -301,6 +301,51 @@ static void write_csv(FILE *out, const struct paths_state *state,
     buffer_free(&text);
 }
 
+/* One object per function, its paths in an array.  */
+static void write_jsonl(FILE *out, const struct paths_state *state,
+                        const struct path_catalog *catalog)
+{
+    struct byte_buffer text = { 0 };
+    for (size_t i = 0; i < state->n_functions; i++) {
+        const struct function_paths *f = &state->functions[i];
+        const struct path_function *fn = path_catalog_find(catalog, f->table->signature,
+                                                           f->site->index);
+        fputc('{', out);
+        json_key(out, "file", true);
+        json_string(out, f->site->file);
+        fprintf(out, ",\"line\":%u", f->site->line);
+        json_key(out, "function", false);
+        json_string(out, f->site->function);
+        json_key(out, "unit", false);
+        json_string(out, f->table->signature);
+        fprintf(out, ",\"site\":%u", f->site->index);
+        if (fn)
+            fprintf(out, ",\"paths\":%llu", fn->n_paths);
+        else
+            fputs(",\"paths\":null", out);
+        fprintf(out, ",\"sampled\":%llu,\"lost\":%llu,\"traversals\":%.17g,\"hot\":[",
+                f->sampled, f->lost, f->traversals);
+        for (size_t p = 0; p < shown_paths(f); p++) {
+            const struct path_total *t = &f->paths[p];
+            double low, high;
+            long region_line;
+            interval(f, t, &low, &high);
+            text.size = 0;
+            spell(fn, t->path, &text, &region_line);
+            buffer_append(&text, "", 1);
+            fprintf(out, "%s{\"path\":%llu,\"region_line\":%ld,\"count\":%llu,"
+                    "\"traversals\":%.17g,\"traversals_low\":%.17g,"
+                    "\"traversals_high\":%.17g", p ? "," : "", t->path, region_line,
+                    t->count, t->traversals, low, high);
+            json_key(out, "spelled", false);
+            json_string(out, text.data);
+            fputc('}', out);
+        }
+        fputs("]}\n", out);
+    }
+    buffer_free(&text);
+}
+
 /* The path tables of the programs and site-table files the site tables
    came from.  */
 static bool load_path_tables(const struct run_set *set, struct path_catalog *catalog,
@@ -369,6 +414,8 @@ static int run_paths(const struct run_options *options)
               functions_by_traversals);
         if (paths_options.format == PATHS_CSV)
             write_csv(stdout, &state, &catalog);
+        else if (paths_options.format == PATHS_JSONL)
+            write_jsonl(stdout, &state, &catalog);
         else
             write_text(stdout, &state, &catalog);
         run_set_explain(&set);
@@ -397,8 +444,10 @@ static int take_paths_option(const struct command *self, int argc, char **argv, 
             paths_options.format = PATHS_TEXT;
         else if (value && strcmp(value, "csv") == 0)
             paths_options.format = PATHS_CSV;
+        else if (value && strcmp(value, "jsonl") == 0)
+            paths_options.format = PATHS_JSONL;
         else
-            return command_usage_error(self, "unknown format '%s' (text or csv)",
+            return command_usage_error(self, "unknown format '%s' (text, csv or jsonl)",
                                        value ? value : ""), -1;
         return 1;
     }
@@ -438,7 +487,7 @@ static int paths_main(const struct command *self, int argc, char **argv)
 const struct command paths_command = {
     .name = "paths",
     .synopsis = "INPUT... [--binary FILE]... [--sites FILE]... [--function=F] [--top=N] "
-                "[--format=text|csv]",
+                "[--format=text|csv|jsonl]",
     .summary = "Show each function's hot paths (the paths scheme) combined over every run,\n"
                "hottest functions first: each path's estimated traversals (sampled count\n"
                "times sparsity) with a 95% interval (exact at sparsity 1; else the Poisson\n"
@@ -448,6 +497,7 @@ const struct command paths_command = {
         RUN_OPTIONS_HELP
         "  --function=F     only function F\n"
         "  --top=N          paths shown per function, 1 to 1000000 (10)\n"
-        "  --format=F       text (default) or csv (one row per function and path)\n",
+        "  --format=F       text (default), csv (one row per function and path) or\n"
+        "                   jsonl (one object per function, its paths in \"hot\")\n",
     .run = paths_main,
 };
