@@ -17,6 +17,8 @@
 #                   traversals, within the two-sided bounds of
 #                   Binomial(exact count, 1/100) (confidence 0.999,
 #                   Bonferroni over the counts)
+#   binom(NAME)     the same for testsuite/schemes/NAME.c with every
+#                   scheme and paths at -O2 (counted loops, calls, pairs)
 #   edges           edges.c at -O2 as edges-O2.expected: computed gotos,
 #                   weightless and weighty calls; a function that calls
 #                   setjmp is not observed
@@ -176,6 +178,55 @@ EOF
         pass "binom($opt): $m path counts and function totals within bounds"
     else
         fail_with "binom($opt)" "${bad[@]}"
+    fi
+done
+
+# Fairness on other shapes: the programs of testsuite/schemes (loops with
+# and without sites, counted loops, returns, pairs, floats) with every
+# scheme and paths at -O2: each path's count and each function's sampled
+# traversals at sparsity 100 within the binomial bounds of sparsity 1's.
+for src in "$here"/../schemes/*.c; do
+    name=$(basename "$src" .c)
+    dir=$scratch/schemes-$name; mkdir -p "$dir"
+    if ! (cd "$(dirname "$src")" && "$build/bin/sampler-gcc" -O2 \
+            -fplugin-arg-sampler-schemes=checks,branches,returns,scalar-pairs,float-kinds,function-entries,bounds,paths \
+            "$name.c" -o "$dir/prog" -lm) 2>"$dir/build"; then
+        fail_with "binom($name)" "$(cat "$dir/build")"; continue
+    fi
+    run "$dir/prog" 1 "$ROUNDS" "$dir/full"
+    run "$dir/prog" 100 "$ROUNDS" "$dir/sparse"
+    python3 - "$dir/full" "$dir/sparse" "$report" "$dir/prog" >"$dir/pairs" <<'EOF'
+import csv, io, subprocess, sys
+def counts(path):
+    out = subprocess.run([sys.argv[3], "paths", path, "--binary", sys.argv[4],
+                          "--top=1000000", "--format=csv"], capture_output=True,
+                         text=True, check=True).stdout
+    paths, sampled = {}, {}
+    for r in csv.DictReader(io.StringIO(out)):
+        k = "%s | %s | %s" % (r["function"], r["region_line"], r["spelled"])
+        paths[k] = paths.get(k, 0) + int(r["count"])
+        sampled[r["function"]] = int(r["sampled"])
+    return paths, sampled
+full, full_sampled = counts(sys.argv[1])
+sparse, sparse_sampled = counts(sys.argv[2])
+for k in sorted(set(full) | set(sparse)):
+    print("%s\t%d\t%d" % (k, full.get(k, 0), sparse.get(k, 0)))
+for f in sorted(full_sampled):
+    print("%s sampled\t%d\t%d" % (f, full_sampled[f], sparse_sampled.get(f, 0)))
+EOF
+    m=$(wc -l <"$dir/pairs")
+    conf=$(awk -v m="$m" 'BEGIN { printf "%.10f", 1 - 0.001 / m }')
+    bad=()
+    while IFS=$'\t' read -r key exact sparse; do
+        "$statcheck" binom "$exact" "$sparse" 1/100 "$conf" >/dev/null ||
+            bad+=("$key: $sparse of $exact")
+    done <"$dir/pairs"
+    if [ "$m" -lt 3 ]; then
+        fail_with "binom($name)" "only $m paths and functions"
+    elif [ ${#bad[@]} -eq 0 ]; then
+        pass "binom($name): $m path counts and function totals within bounds"
+    else
+        fail_with "binom($name)" "${bad[@]}"
     fi
 done
 
