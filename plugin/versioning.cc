@@ -16,8 +16,9 @@
 
    A function with a region scheme's site (paths) is not versioned: each
    iteration of its loops is a traversal of the loop's region, one visit
-   more, and the region's exit would sit between the read of the
-   countdown and its write.
+   more, which the version would charge one by one at its loop's check
+   after taking the sites' visits at once; a countdown that ran out among
+   those would sample a traversal in place of the site visit before it.
 
    The countdown is read and written here through volatile references:
    the optimisers that follow must not keep it in a register across code
