@@ -40,7 +40,7 @@ WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-run check-rates check-report check-schemes check-runtime check-torture check-torture-ci check-case-study check-real check-csmith install clean bench demo deps
+.PHONY: all evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-paths check-run check-rates check-report check-schemes check-runtime check-torture check-torture-ci check-case-study check-real check-csmith install clean bench demo deps
 
 # What a fresh Debian bookworm machine needs (run as root).
 # The real-program recipes (testsuite/real/packages/*.sh) say what they need
@@ -103,6 +103,7 @@ check: all
 	$(MAKE) check-run
 	$(MAKE) check-schemes
 	$(MAKE) check-rates
+	$(MAKE) check-paths
 	$(MAKE) check-runtime
 	$(MAKE) check-torture-ci
 	$(MAKE) check-case-study
@@ -210,6 +211,11 @@ check-torture-ci: all
 check-schemes: all
 	testsuite/schemes/run-scheme-tests.sh $(abspath $(B))
 	testsuite/values/run-values-tests.sh $(abspath $(B))
+
+# The paths scheme: exact path counts at sparsity 1, binomial bounds at
+# 100, hash tables, path limits (testsuite/paths/).
+check-paths: all
+	testsuite/paths/run-paths-tests.sh $(abspath $(B))
 
 check-run: all
 	testsuite/run/run-tests.sh $(abspath $(B))

@@ -55,8 +55,9 @@ BR = "branches,returns"
 ALL = ("checks,branches,returns,scalar-pairs,float-kinds,function-entries,bounds,"
        "values,sizes,indirect-calls")
 
-# Schemes whose sites hold a hot-list (docs/values.md), not counts.
-HOT_LIST_SCHEMES = {"values", "sizes", "indirect-calls"}
+# Schemes whose sites hold a hot-list (docs/values.md) or a table of path
+# counts (docs/paths.md), not counts: their counter "sampled" counts.
+HOT_LIST_SCHEMES = {"values", "sizes", "indirect-calls", "paths"}
 # Counters that hold values, not counts.
 VALUE_COUNTERS = {"bounds": ("min", "max")}
 
@@ -80,6 +81,8 @@ VARIANTS = {
     # 1, the exact profile values-compare.py checks estimates against.
     "values-exact": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=values",
                                  "-fplugin-arg-sampler-hotlist=1024"]),
+    "paths": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=paths"]),
+    "paths-br": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=paths," + BR]),
 }
 
 # How brs-trained's rates are trained: runs of brs on the small workload,
@@ -105,6 +108,11 @@ CONFIGS = [
     ("brs-pair-1000", "brs-pair", "1000"),
     ("returns-1000", "returns", "1000"),
     ("brs-trained-1000", "brs-trained", "1000"),
+    # Path profiles (docs/paths.md): alone, and with branches and returns.
+    ("paths-1000", "paths", "1000"),
+    ("paths-100", "paths", "100"),
+    ("paths-1", "paths", "1"),
+    ("paths-br-1000", "paths-br", "1000"),
 ]
 
 # The largest unit, compiled alone to measure the plugin's compile time and
@@ -121,6 +129,8 @@ TARGETS = [
     ("brs compile time", 2.0),
     ("values-1000 geometric mean", 1.10),
     ("brs-trained-1000 geometric mean", 1.05),
+    ("paths-1000 geometric mean", 1.08),
+    ("paths-100 geometric mean", 1.15),
 ]
 
 
@@ -670,6 +680,11 @@ def targets(results):
                      verdict(summary["wall"]["brs-trained-1000"], 1.05),
                      verdict(summary["instructions"].get("brs-trained-1000"), 1.05)
                      if ins else "-"))
+    for name, limit in (("paths-1000", 1.08), ("paths-100", 1.15)):
+        if have(name):
+            rows.append(("%s: geometric mean <= %.2f" % (name, limit),
+                         verdict(summary["wall"][name], limit),
+                         verdict(summary["instructions"].get(name), limit) if ins else "-"))
     if have("brs-1") and have("gcov"):
         def against_gcov(key):
             over = [p for p in progs

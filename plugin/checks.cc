@@ -52,7 +52,7 @@
 
 const char *const check_kind_names[]
   = { "entry", "after-call", "after-versioned-loop", "loop-head",
-      "back-edge", "long-path", "loop-exit", "goto-target" };
+      "back-edge", "long-path", "loop-exit", "goto-target", "path-limit" };
 
 /* Whether control may leave the function at STMT, or go where the
    countdown matters, without coming back to the code after it: a return,
@@ -81,6 +81,14 @@ writes_countdown (gimple *stmt)
   if (TREE_CODE (lhs) == ADDR_EXPR)
     lhs = TREE_OPERAND (lhs, 0);
   return lhs == runtime_decls.countdown;
+}
+
+bool
+ends_region (gimple *stmt)
+{
+  return ((is_gimple_call (stmt) && call_may_use_countdown (stmt))
+	  || writes_countdown (stmt) || leaves_function (stmt)
+	  || computed_goto_p (stmt));
 }
 
 /* Puts each statement that ends a region (a weighty call, a write of the
@@ -261,7 +269,7 @@ find_components (function_state *st, vec<int> &comp,
   return ncomp;
 }
 
-static void
+void
 count_sites_in_blocks (function_state *st)
 {
   st->sites_in_block.truncate (0);
@@ -286,7 +294,7 @@ count_sites_in_blocks (function_state *st)
     }
 }
 
-static location_t
+location_t
 first_location (basic_block bb)
 {
   for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
@@ -359,8 +367,7 @@ struct component_graph
   }
 };
 
-/* A check of KIND on the edge E, which becomes a cut edge.  */
-static void
+void
 add_check (function_state *st, edge e, enum check_kind kind, location_t loc)
 {
   check_point cp = { e, kind, loc, 0 };
@@ -456,7 +463,9 @@ closes_site_cycle (function_state *st, edge e)
   bitmap_clear (reached);
   bitmap_clear (reached_site);
   auto_vec<std::pair<basic_block, bool> > paths;
-  bool site = st->sites_in_block[e->dest->index] > 0;
+  /* With a region scheme, every cycle needs a check: a region's
+     traversal must be acyclic.  */
+  bool site = st->regions || st->sites_in_block[e->dest->index] > 0;
   if (e->dest == e->src)
     return site;
   bitmap_set_bit (site ? reached_site : reached, e->dest->index);
@@ -471,7 +480,8 @@ closes_site_cycle (function_state *st, edge e)
 	  basic_block dest = s->dest;
 	  if (st->cut.contains (s) || dest == EXIT_BLOCK_PTR_FOR_FN (cfun))
 	    continue;
-	  bool through_site = at.second || st->sites_in_block[dest->index] > 0;
+	  bool through_site = (at.second || st->regions
+			       || st->sites_in_block[dest->index] > 0);
 	  if (dest == e->src && through_site)
 	    return true;
 	  if (bitmap_set_bit (through_site ? reached_site : reached,
@@ -713,5 +723,7 @@ place_checks_and_weigh (function_state *st)
   free_dominance_info (CDI_DOMINATORS);
   if (sampler_opts.region_limit)
     limit_region_weights (st);
+  if (st->regions)
+    mark_region_exits (st);
   weigh (st);
 }

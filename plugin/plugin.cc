@@ -43,6 +43,10 @@ static const char help_rest[]
   "      any path (0: no limit; the default, but 64 with rates=)\n"
   "  -fplugin-arg-sampler-pad-limit=N    paths this many sites lighter than\n"
   "      the heaviest are counted as the heaviest (16)\n"
+  "  -fplugin-arg-sampler-paths-array=K  path counters of a function (paths):\n"
+  "      an array when it has at most K paths, else a hash table of K (32)\n"
+  "  -fplugin-arg-sampler-paths-max=N    most paths a region may have before\n"
+  "      a check cuts it (paths; 4096)\n"
   "  -fplugin-arg-sampler-unsampled=0|1  unsampled copies of instrumented\n"
   "      functions, for runs with sampling off (1)\n"
   "  -fplugin-arg-sampler-rates=FILE     per-site weights from FILE (made by\n"
@@ -128,7 +132,7 @@ sampler_help (void)
 static const char *const accepted_keys
   = "schemes, include-function, exclude-function, include-file, "
     "exclude-file, weightless, pairs-limit, pairs-sites, pairs-constants, hotlist, "
-    "region-limit, pad-limit, unsampled, rates, site-table, "
+    "region-limit, pad-limit, paths-array, paths-max, unsampled, rates, site-table, "
     "verbose, dump, help";
 
 /* Parses a comma-separated list of scheme names into *BITS.  Returns false,
@@ -203,6 +207,8 @@ parse_arguments (struct plugin_name_args *info)
   sampler_opts.hotlist = 16;
   sampler_opts.region_limit = 0;
   sampler_opts.pad_limit = 16;
+  sampler_opts.paths_array = 32;
+  sampler_opts.paths_max = 4096;
   sampler_opts.unsampled = true;
   sampler_opts.rules = vNULL;
   sampler_opts.rates_file = NULL;
@@ -304,6 +310,24 @@ parse_arguments (struct plugin_name_args *info)
 	    }
 	  else
 	    sampler_opts.pad_limit = (int) n;
+	}
+      else if (strcmp (key, "paths-array") == 0
+	       || strcmp (key, "paths-max") == 0)
+	{
+	  char *end;
+	  long n = value ? strtol (value, &end, 10) : -1;
+	  /* A function's site has 2 + 2K counters for paths-array=K.  */
+	  long most = strcmp (key, "paths-array") == 0 ? 4096 : 1000000;
+	  if (!value || !ISDIGIT (*value) || *end || n < 1 || n > most)
+	    {
+	      bad_value (key, value, most == 4096 ? "a whole number from 1 to 4096"
+			 : "a whole number from 1 to 1000000");
+	      ok = false;
+	    }
+	  else if (strcmp (key, "paths-array") == 0)
+	    sampler_opts.paths_array = (unsigned) n;
+	  else
+	    sampler_opts.paths_max = (unsigned) n;
 	}
       else if (strcmp (key, "site-table") == 0)
 	{
@@ -542,6 +566,17 @@ add_pass (struct plugin_name_args *info, opt_pass *pass, const char *reference,
   register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &where);
 }
 
+/* PLUGIN_FINISH_UNIT: the clone fallbacks, then each enabled scheme's
+   finish_unit hook.  */
+static void
+finish_unit (void *gcc_data, void *user_data)
+{
+  emit_clone_fallbacks (gcc_data, user_data);
+  for (unsigned id = 0; id < SAMPLER_N_SCHEMES; id++)
+    if ((sampler_opts.schemes & SCHEME_BIT (id)) && plugin_schemes[id]->finish_unit)
+      plugin_schemes[id]->finish_unit ();
+}
+
 int
 plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
 {
@@ -561,8 +596,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
 		     release_unneeded_clones, NULL);
   register_callback (info->base_name, PLUGIN_START_UNIT,
 		     define_sampler_macro, NULL);
-  register_callback (info->base_name, PLUGIN_FINISH_UNIT,
-		     emit_clone_fallbacks, NULL);
+  register_callback (info->base_name, PLUGIN_FINISH_UNIT, finish_unit, NULL);
   if (!parse_arguments (info))
     return 0;
   /* With -flto the transformation would run again in lto1, on functions

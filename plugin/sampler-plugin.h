@@ -43,6 +43,12 @@ struct sampler_options
      same point count as the heaviest (padding), rather than paying an
      addition to the countdown.  */
   int pad_limit;
+  /* Path counters per function (paths): an array indexed by path number
+     when the function has at most this many paths, else a hash table of
+     this many entries.  */
+  unsigned paths_array;
+  /* Most paths a region may have before a check cuts it (paths).  */
+  unsigned paths_max;
   /* Scalar-pairs also compare with the integer constants the function
      uses.  */
   bool pairs_constants;

@@ -14,6 +14,9 @@
 
 #include "sampler-plugin.h"
 
+struct function_state;
+struct region_view;
+
 /* Statements inserted after WHERE, in order: directly, or on the normal
    out edge when WHERE ends its block.  */
 struct after_stmt_inserter
@@ -90,6 +93,28 @@ struct plugin_scheme
   void (*sample_call) (gimple *marker, const site_info &site,
 		       gimple_stmt_iterator *gsi, tree values,
 		       sample_call &call) = NULL;
+
+  /* Region schemes observe each traversal of a region, from a check to
+     the next checks: the region seam (regions.cc, transform.h).  The
+     sites pass gives each selected function one site of the scheme, with
+     a marker at its entry that the transformation takes out.  Set
+     region_number and region_slow_copy to be one.  In the
+     transformation of a cloned function whose site it is:
+
+     region_prepare	after the checks are placed, before the exit
+			markers: may add checks (add_check); false leaves
+			the function's traversals unobserved.  NULL: true;
+     region_number	after the exit markers (VIEW.exits), before the
+			checks are weighed;
+     region_slow_copy	once the slow copy is made and wired
+			(VIEW.slow_edges, VIEW.slow_entries), before its
+			markers become sample calls.  */
+  bool (*region_prepare) (function_state *st, region_view &view) = NULL;
+  /* At the end of the unit (PLUGIN_FINISH_UNIT), when it is enabled: what
+     the scheme emits once every function is compiled.  */
+  void (*finish_unit) (void) = NULL;
+  void (*region_number) (function_state *st, region_view &view) = NULL;
+  void (*region_slow_copy) (function_state *st, region_view &view) = NULL;
 };
 
 /* Each scheme's hooks, defined in its file.  */
@@ -153,6 +178,15 @@ void hot_list_sample_call (const site_info &site, tree value,
 			   const char *function = "__sampler_value");
 
 /* Helpers for the sample calls (unit.cc).  */
+
+/* The unit's signature (32 hex digits), once emit_unit has made it; else
+   empty.  */
+extern char unit_signature[33];
+/* Writes TEXT to the assembler output as the contents of the
+   non-allocated section SECTION (appended to what other units put
+   there).  */
+void emit_text_section (FILE *out, const char *section, const char *text,
+			size_t length);
 
 /* VALUE as TYPE: itself, or a conversion inserted before GSI.  */
 tree converted (gimple_stmt_iterator *gsi, tree value, tree type,

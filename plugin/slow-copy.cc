@@ -26,6 +26,7 @@
 
 #include "sampler-plugin.h"
 #include "transform.h"
+#include "schemes.h"
 #include "runtime-decls.h"
 
 #include <string.h>
@@ -439,6 +440,9 @@ count_padding (basic_block bb, int pad, location_t loc)
    At the function's entry, with ST's unsampled clone (see unsampled.cc):
    a countdown of zero in a run with sampling off, found before or after
    the start, goes to the clone instead, leaving the countdown at zero.  */
+/* The region scheme's view of the function being wired, or NULL.  */
+static region_view *wiring_regions;
+
 static basic_block
 build_slow_entry (basic_block check, basic_block dest, basic_block dest_slow,
 		  int budget, location_t loc, function_state *dispatch)
@@ -487,6 +491,8 @@ build_slow_entry (basic_block check, basic_block dest, basic_block dest_slow,
 		      loc);
   edge into = make_single_succ_edge (join, dest_slow, EDGE_FALLTHRU);
   copy_phi_args (find_edge (check, dest), into);
+  if (wiring_regions)
+    wiring_regions->slow_entries.safe_push ({ join, dest });
   return entry;
 }
 
@@ -736,6 +742,24 @@ add_fast_refunds (hash_map<edge, int> &refunds, hash_set<edge> &in_checks)
       }
 }
 
+/* For the region seam: each edge between two blocks of BODY to its copy
+   in the slow copy, in VIEW.  */
+static void
+note_slow_edges (const vec<basic_block> &body, copy_map &copies,
+		 region_view *view)
+{
+  for (basic_block bb : body)
+    {
+      basic_block copy = *copies.get (bb);
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->succs)
+	if (basic_block *dest = copies.get (e->dest))
+	  if (edge slow = find_edge (copy, *dest))
+	    view->slow_edges.put (e, slow);
+    }
+}
+
 /* Clones the body into fast and slow copies and wires the checks, phase
    by phase (see "Cloning and wiring" above).  */
 void
@@ -757,11 +781,17 @@ clone_and_wire (function_state *st)
   copy_map copies, originals;
   auto_vec<gimple *> slow_sites;
   make_slow_copy (body, copies, originals, slow_sites);
+  if (st->regions)
+    note_slow_edges (body, copies, st->regions);
+  wiring_regions = st->regions;
   auto_vec<std::pair<edge, int> > slow_pads;
   find_slow_pads (body, copies, originals, wired, pads, slow_pads);
   wire_checks (st, wired, copies);
+  wiring_regions = NULL;
   count_slow_pads (slow_pads);
   add_fast_refunds (refunds, in_checks);
+  if (st->regions)
+    plugin_schemes[st->regions->scheme]->region_slow_copy (st, *st->regions);
   for (gimple *stmt : slow_sites)
     make_slow_site (st, stmt);
 }

@@ -162,6 +162,7 @@ transform_function (void)
   st.values = NULL_TREE;
   st.n_sites = 0;
   st.dispatch_fn = NULL_TREE;
+  st.regions = find_region_site ();
   unsigned most_values = 0;
   basic_block bb;
   FOR_EACH_BB_FN (bb, cfun)
@@ -174,13 +175,21 @@ transform_function (void)
 	  st.n_sites += site_count (marker);
 	  most_values = MAX (most_values, marker_array_values (marker));
 	}
-  if (st.sites.is_empty ())
+  if (st.sites.is_empty () && !st.regions)
     return;
   if (most_values)
     st.values = values_array (most_values);
 
   declare_runtime ();
   st.fallback_reason = why_not_clonable ();
+  if (st.fallback_reason && st.regions)
+    {
+      /* No slow copy: its traversals are neither charged nor observed.  */
+      delete st.regions;
+      st.regions = NULL;
+      if (st.sites.is_empty ())
+	return;
+    }
   if (!st.fallback_reason)
     {
       st.dispatch_fn = unsampled_clone_to_call ();
@@ -227,6 +236,7 @@ transform_function (void)
 		st.fallback_reason, st.n_sites);
     }
   dump_function (&st);
+  delete st.regions;
 
   free_dominance_info (CDI_DOMINATORS);
   free_dominance_info (CDI_POST_DOMINATORS);

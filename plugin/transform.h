@@ -6,6 +6,7 @@
 #define SAMPLER_TRANSFORM_H
 
 #include "hash-set.h"
+#include "hash-map.h"
 
 /* Why a check is where it is (the dump names them: check_kind_names).  */
 enum check_kind
@@ -17,7 +18,8 @@ enum check_kind
   CHECK_BACK_EDGE,		/* On a cycle that is not a natural loop.  */
   CHECK_LONG_PATH,		/* Bounds the weight of long regions.  */
   CHECK_LOOP_EXIT,		/* Starts a region after a loop.  */
-  CHECK_GOTO_TARGET		/* Where a computed goto may land.  */
+  CHECK_GOTO_TARGET,		/* Where a computed goto may land.  */
+  CHECK_PATH_LIMIT		/* Bounds a region's paths (region schemes).  */
 };
 
 extern const char *const check_kind_names[];
@@ -28,6 +30,31 @@ struct check_point
   enum check_kind kind;
   location_t loc;
   int weight;
+};
+
+/* The region seam (regions.cc; docs/schemes.md, "The region seam"): what
+   a region scheme, one that observes each traversal of a region from a
+   check to the next checks, sees of the function.  */
+struct region_view
+{
+  enum sampler_scheme_id scheme;
+  unsigned site;		/* The scheme's site of the function.  */
+  /* The exit markers, one on each edge that leaves a region, each in a
+     block of its own (in the original body).  */
+  auto_vec<gimple *> exits;
+  /* Once the slow copy is made: each edge between two copied blocks of
+     the original body to its copy in the slow copy (split later, the
+     edge stays the one out of the copied source).  */
+  hash_map<edge, edge> slow_edges;
+  /* Each way into the slow copy from a check (build_slow_entry): the
+     block on the way, which leads only to the slow copy of DEST, and DEST,
+     the check's destination in the original body.  */
+  struct slow_entry
+  {
+    basic_block join;
+    basic_block dest;
+  };
+  auto_vec<slow_entry> slow_entries;
 };
 
 /* Everything the transformation of one function works with.  */
@@ -46,6 +73,9 @@ struct function_state
   /* The unsampled clone the entry check's slow entry goes to when sampling
      is off (see unsampled.cc), or NULL.  */
   tree dispatch_fn;
+  /* The region scheme's view, or NULL: with one, every cycle crosses a
+     check and every region exit has a marker.  */
+  region_view *regions;
 };
 
 /* Check placement and weights (checks.cc), in this order: the region
@@ -55,6 +85,34 @@ struct function_state
 void isolate_region_ends (function_state *st);
 void isolate_goto_targets (function_state *st);
 void place_checks_and_weigh (function_state *st);
+void count_sites_in_blocks (function_state *st);
+/* Whether STMT ends a region (isolate_region_ends puts it at the start
+   of a block of its own).  */
+bool ends_region (gimple *stmt);
+/* A check of KIND on the edge E, which becomes a cut edge.  */
+void add_check (function_state *st, edge e, enum check_kind kind,
+		location_t loc);
+location_t first_location (basic_block bb);
+
+/* The region seam (regions.cc).  find_region_site takes the region
+   schemes' markers out of the function (the sites pass put one at the
+   entry of each selected function) and returns the view of the scheme
+   whose site is the function's own, or NULL.  mark_region_exits, after
+   the checks are placed and before they are weighed, puts an exit marker
+   on each edge that leaves a region (or drops ST's view if the scheme
+   declines the function).  */
+region_view *find_region_site (void);
+void mark_region_exits (function_state *st);
+/* Whether a traversal that reaches BB has left its region: BB is the
+   exit block, starts with a statement that ends regions, or only leads
+   (with no statement of its own) into a check.  */
+bool region_end_p (function_state *st, basic_block bb);
+/* The region entries: each check's destination that is not a region end,
+   once each, in the checks' order.  */
+void region_entries (function_state *st, vec<basic_block> &entries);
+/* The blocks of the regions, reached from their entries without crossing
+   a check or a region end, successors before predecessors.  */
+void region_blocks_postorder (function_state *st, vec<basic_block> &order);
 
 /* Slow-copy construction (slow-copy.cc).  clone_and_wire makes the fast
    and slow copies of a function whose checks are placed and weighed;

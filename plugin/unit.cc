@@ -426,6 +426,31 @@ emit_descriptor (const char *signature)
 			     DEFAULT_INIT_PRIORITY);
 }
 
+char unit_signature[33];
+
+void
+emit_text_section (FILE *out, const char *section, const char *text,
+		   size_t length)
+{
+  fprintf (out, "\t.pushsection %s,\"\",@progbits\n", section);
+  for (size_t i = 0; i < length; i += 64)
+    {
+      fputs ("\t.ascii \"", out);
+      for (size_t j = i; j < length && j < i + 64; j++)
+	{
+	  unsigned char c = text[j];
+	  if (c == '"' || c == '\\')
+	    fprintf (out, "\\%c", c);
+	  else if (c < 0x20 || c >= 0x7f)
+	    fprintf (out, "\\%03o", c);
+	  else
+	    fputc (c, out);
+	}
+      fputs ("\"\n", out);
+    }
+  fputs ("\t.popsection\n", out);
+}
+
 void
 emit_unit (void)
 {
@@ -435,6 +460,7 @@ emit_unit (void)
   site_lines (sites);
   char signature[33];
   compute_signature (sites, signature);
+  memcpy (unit_signature, signature, sizeof signature);
   auto_vec<char> table;
   site_table (signature, table);
   emit_site_table_section (table);

@@ -14,11 +14,18 @@
    transformed as any other.  A loop may have several counted exits (see
    version_counted_loop).
 
+   A function with a region scheme's site (paths) is not versioned: each
+   iteration of its loops is a traversal of the loop's region, one visit
+   more, which the version would charge one by one at its loop's check
+   after taking the sites' visits at once; a countdown that ran out among
+   those would sample a traversal in place of the site visit before it.
+
    The countdown is read and written here through volatile references:
    the optimisers that follow must not keep it in a register across code
    the transformation will later give checks of its own.  */
 
 #include "sampler-plugin.h"
+#include "schemes.h"
 
 #include "context.h"
 #include "tree-pass.h"
@@ -116,6 +123,22 @@ describe_versioned (location_t loc, HOST_WIDE_INT per_test,
     inform (loc, "sampler: loop versioned: a copy without its %wd sites "
 	    "per iteration runs when the countdown is beyond them all",
 	    per_test + per_latch);
+}
+
+/* Whether FUN has the marker of a region scheme's site (the sites pass
+   put it at the function's entry: regions.cc).  */
+static bool
+has_region_site (function *fun)
+{
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      if (is_site_marker (gsi_stmt (gsi))
+	  && plugin_schemes[unit_sites[marker_site (gsi_stmt (gsi))].scheme]
+	       ->region_number)
+	return true;
+  return false;
 }
 
 /* In LOOP, the version without sites: the countdown, COUNTDOWN as read
@@ -340,6 +363,8 @@ public:
 
   virtual unsigned int execute (function *fun)
   {
+    if (has_region_site (fun))
+      return 0;
     auto_vec<class loop *> candidates;
     for (class loop *loop : loops_list (fun, LI_ONLY_INNERMOST))
       candidates.safe_push (loop);

@@ -108,6 +108,12 @@ void __sampler_value(unsigned long long *slots, unsigned long long value,
    reports then list the loaded objects, to name the targets.  */
 void __sampler_indirect_call(unsigned long long *slots, unsigned long long target,
                              unsigned long capacity);
+/* A traversal of a region that ended on path PATH of its function's
+   paths site, whose 2 + 2 CAPACITY slots are a table of (path + 1,
+   count) pairs after the sampled and lost counts: pair PATH when
+   IN_ARRAY, else a hash table (runtime/schemes/paths.c).  */
+void __sampler_path(unsigned long long *slots, unsigned long long path,
+                    unsigned long capacity, unsigned long in_array);
 /* The k scalar-pairs sites of an assignment, one visit for them all
    (the plugin's default, pairs-sites=assignment): every pair is
    compared.  VALUES[0] is the value assigned, VALUES[1] to VALUES[k]
@@ -177,6 +183,10 @@ void __sampler_observe_double(unsigned long long *slots, double value);
 void __sampler_observe_value(unsigned long long *slots, unsigned long long value,
                              unsigned long capacity);
 
+/* A traversal of path PATH into a paths site's slots (paths).  */
+void __sampler_observe_path(unsigned long long *slots, unsigned long long path,
+                            unsigned long capacity, unsigned long in_array);
+
 /* float-kinds: one counter per class, in this order.  */
 enum sampler_float_kind {
     SAMPLER_FLOAT_NAN,
@@ -218,6 +228,29 @@ void __sampler_observe_float_kind(unsigned long long *counters, long double valu
    says unit 1, weight 1 for every site.  The schemes, their
    names and their counters are those of the registry, schemes.def.  */
 #define SAMPLER_SITE_SECTION ".debug_sampler_sites"
+
+/* The path table of each unit with the paths scheme goes in the
+   non-allocated section SAMPLER_PATH_SECTION, as text with the escapes
+   of the site table, and after the site table in site-table=FILE; one
+   block per unit:
+
+     pathunit <signature>
+     paths <site> <function> <file> <n_paths> array|hash
+     region <entry block> <first path> <n_paths> <line>
+     block <block> <first line> <last line>
+     edge <from block> <to block> <value> true|false|switch|- <line>
+     exit <block> <value> <line>
+     end
+     ... (a paths ... end group per function)
+     pathunitend
+
+   A path's number decodes from its region's entry: at each block, the
+   edge or exit with the greatest value not above what is left of the
+   number, less that value (Ball and Larus, MICRO 1996), until an exit;
+   the region whose range [first, first + n_paths) holds the number is
+   where it starts, and its first path's number is what is left there.
+   docs/paths.md.  */
+#define SAMPLER_PATH_SECTION ".debug_sampler_paths"
 
 /* The schemes and how their observations merge, from the registry.  */
 enum sampler_scheme_id {

@@ -73,6 +73,10 @@ plugin_case -fplugin-arg-sampler-region-limit=-3 "bad value .-3.*region-limit=-3
 plugin_case -fplugin-arg-sampler-region-limit=99999999999999999999 "bad value .99999999999999999999.*from 0 to 100000"
 plugin_case -fplugin-arg-sampler-pad-limit "pad-limit. needs a value: a whole number from 0 to 100000"
 plugin_case -fplugin-arg-sampler-pad-limit=0x10 "bad value .0x10.*from 0 to 100000"
+plugin_case -fplugin-arg-sampler-paths-array=0 "bad value .0.*paths-array=0.*from 1 to 4096"
+plugin_case -fplugin-arg-sampler-paths-array=4097 "bad value .4097.*from 1 to 4096"
+plugin_case -fplugin-arg-sampler-paths-max "paths-max. needs a value: a whole number from 1 to 1000000"
+plugin_case -fplugin-arg-sampler-paths-max=4k "bad value .4k.*from 1 to 1000000"
 for key in pairs-constants unsampled verbose; do
     plugin_case -fplugin-arg-sampler-$key=yes "bad value .yes. in .-fplugin-arg-sampler-$key=yes.; accepted: no value, 1 or 0"
 done
@@ -338,7 +342,7 @@ sites_case () {
     tool_case "Site table" "$what" "$pattern" merge "$report" --sites "$file" -o "$scratch/out"
 }
 on_first_site 's/^\(site\t[0-9]*\t\)[a-z-]*/\1colours/' >"$(bad scheme)"
-sites_case "unknown scheme" "scheme:2: unknown scheme 'colours' \(known: checks, branches, returns, scalar-pairs, float-kinds, function-entries, bounds, values, sizes, indirect-calls\)" "$(bad scheme)"
+sites_case "unknown scheme" "scheme:2: unknown scheme 'colours' \(known: checks, branches, returns, scalar-pairs, float-kinds, function-entries, bounds, values, sizes, indirect-calls, paths\)" "$(bad scheme)"
 on_first_site 's/\t[^\t]*$//' >"$(bad fields)"
 sites_case "a field missing" "fields:2: 'site' record has 9 fields, expected 10" "$(bad fields)"
 sed '0,/^unit\t/s/\t[0-9]*$/\t99/' "$sites" >"$(bad total)"
@@ -361,6 +365,33 @@ tool_case "Site table" "two different tables, one signature" "other:1: unit [0-9
 sites_case "a report instead" "good.report:1: not a site table \(it looks like a report\)" "$report"
 sites_case "an ELF object instead" "prog-object:1: not a site table \(it looks like an ELF file: pass programs, libraries and objects with --binary\)" "$corpus/elf/prog-object"
 sites_case "an aggregate instead" "good.aggregate:1: not a site table \(it looks like an aggregate: give it to merge, rank or export\)" "$aggregate"
+
+# Path tables (the paths scheme), after the site table in a site-table
+# file: read by `paths', damaged one way each.
+printf 'int g (int x) { if (x > 1) x = 3 * x; else x = x + 7; return x; }\nint main (int c, char **v) { (void) v; return g (c) & 1; }\n' >"$scratch/paths.c"
+if "$wrapper" -O1 -fplugin-arg-sampler-schemes=paths \
+        -fplugin-arg-sampler-site-table="$scratch/paths.sites" "$scratch/paths.c" \
+        -o "$scratch/paths-prog" 2>"$scratch/paths.err" &&
+   SAMPLER_SPARSITY=1 SAMPLER_FILE="$scratch/paths.report" "$scratch/paths-prog"; [ -s "$scratch/paths.report" ]; then
+    paths_case () {
+        tool_case "Path table" "$1" "$2" paths "$scratch/paths.report" --sites "$3"
+    }
+    path_table="$scratch/paths.sites"
+    sed 's/^block\t/blocks\t/' "$path_table" >"$(bad path-record)"
+    paths_case "unknown record in a function's paths" "path-record:[0-9]+: unknown record 'blocks' in the paths of [a-z]+" "$(bad path-record)"
+    sed '0,/^region\t/s/^\(region\t[0-9]*\t\)0\t/\15\t/' "$path_table" >"$(bad path-range)"
+    paths_case "regions that do not tile the numbers" "path-range:[0-9]+: paths of [a-z]+: region at block [0-9]+ has paths 5 to 5 \+ [0-9]+, which do not follow the previous region's" "$(bad path-range)"
+    sed '0,/^edge\t/s/^\(edge\t[0-9]*\t[0-9]*\t[0-9]*\t\)[a-z-]*/\1sideways/' "$path_table" >"$(bad path-how)"
+    paths_case "an edge that leaves by 'sideways'" "path-how:[0-9]+: paths of [a-z]+: an edge leaves its block by 'sideways', not true, false, switch or -" "$(bad path-how)"
+    sed '/^pathunitend$/d' "$path_table" >"$(bad path-open)"
+    paths_case "a path table not closed" "path-open:[0-9]+: path table without its 'pathunitend'" "$(bad path-open)"
+    sed 's/^\(pathunit\t[0-9a-f]*\)[0-9a-f]$/\1G/' "$path_table" >"$(bad path-signature)"
+    paths_case "bad signature" "path-signature:[0-9]+: bad unit signature '[0-9a-f]{31}G' \(expected 32 lowercase hex digits\)" "$(bad path-signature)"
+    sed '0,/^exit\t/s/^exit\t\([0-9]*\)\t/exit\t\1\tx\t/' "$path_table" >"$(bad path-fields)"
+    paths_case "an exit with a field too many" "path-fields:[0-9]+: 'exit' record with 5 fields, not 4" "$(bad path-fields)"
+else
+    fail "path table: build or run of paths.c" "$scratch/paths.err"
+fi
 
 # Binaries (--binary, or a report's own program).
 binary_case () {

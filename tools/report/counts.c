@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hotlist.h"
+#include "pathtable.h"
 #include "schemes.h"
 #include "util.h"
 
@@ -133,8 +134,9 @@ void unit_totals_add(struct unit_totals *totals, const struct unit_counts *occur
             break;
         }
         case SAMPLER_MERGE_PATH_TABLE:
+            path_slots_merge(total, counts->values, path_table_capacity(site));
+            break;
         case SAMPLER_N_MERGE_KINDS:
-            /* No scheme of the registry merges this way yet.  */
             abort();
         }
     }

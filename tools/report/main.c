@@ -14,6 +14,7 @@ static const struct command *const commands[] = {
     &export_command,
     &values_command,
     &rates_command,
+    &paths_command,
 };
 
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };

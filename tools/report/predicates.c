@@ -4,6 +4,7 @@
 #include "predicates.h"
 
 #include "hotlist.h"
+#include "pathtable.h"
 #include "schemes.h"
 
 static const struct scheme_report *hooks(const struct site *site)
@@ -29,6 +30,8 @@ bool site_observed(const struct site *site, const unsigned long long *values)
         return values[MIN_MAX_SLOT_COUNT] != 0;
     if (scheme_infos[site->scheme].merge == SAMPLER_MERGE_HOT_LIST)
         return values[HOT_SLOT_SAMPLED] != 0;
+    if (scheme_infos[site->scheme].merge == SAMPLER_MERGE_PATH_TABLE)
+        return values[PATH_SLOT_SAMPLED] != 0;
     for (unsigned c = 0; c < site->n_counters; c++) {
         if (values[c])
             return true;

@@ -284,9 +284,10 @@ static bool load_tables(struct run_set *set, struct diag *d)
             fprintf(stderr, PROGRAM_NAME ": note: %s has no " SITE_SECTION " section (stripped, "
                     "or built without the sampler plugin)\n", programs[i]);
     }
-    for (size_t i = 0; i < n_programs; i++)
-        free(programs[i]);
-    free(programs);
+    /* Kept for the readers of other sections of the same programs
+       (sampler-report paths).  */
+    set->programs = programs;
+    set->n_programs = n_programs;
     name_index_free(&seen);
     return ok;
 }
@@ -474,6 +475,9 @@ void run_set_explain(const struct run_set *set)
 
 void run_set_close(struct run_set *set)
 {
+    for (size_t i = 0; i < set->n_programs; i++)
+        free(set->programs[i]);
+    free(set->programs);
     for (size_t i = 0; i < set->n_paths; i++)
         free(set->paths[i]);
     free(set->paths);

@@ -99,6 +99,10 @@ struct run_set {
     size_t *n_touched;
     size_t *touched_capacity;
     size_t n_skipped_entries;         /* directory entries that are not reports */
+    /* The reports' programs whose site tables were read, when no --binary
+       or --sites was given.  */
+    char **programs;
+    size_t n_programs;
 };
 
 /* Expands the inputs and loads every site table (from --binary and

@@ -368,6 +368,23 @@ bool site_catalog_add_text_at(struct site_catalog *catalog, const char *origin,
         } else if (slice_equals(record.fields[0], "unit")) {
             struct unit_table *unit = parse_unit(&reader, &record, d);
             ok = unit && catalog_add_unit(catalog, unit, d);
+        } else if (slice_equals(record.fields[0], "pathunit")) {
+            /* A unit's path table (paths scheme), after its site table in
+               a site-table file: read by `sampler-report paths'
+               (pathtable.c), skipped here.  */
+            for (;;) {
+                status = record_read(&reader, &record, d);
+                if (status == RECORD_ERROR) {
+                    ok = false;
+                    break;
+                }
+                if (status == RECORD_END) {
+                    ok = record_fail(&reader, d, "path table without its 'pathunitend'");
+                    break;
+                }
+                if (slice_equals(record.fields[0], "pathunitend"))
+                    break;
+            }
         } else if (slice_equals(record.fields[0], "site") || slice_equals(record.fields[0], "end")) {
             ok = record_fail(&reader, d, "'%s' record outside a unit",
                              slice_for_message(record.fields[0], shown, sizeof shown));

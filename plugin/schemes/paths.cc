@@ -1,0 +1,652 @@
+/* sampler.so: the paths scheme, Ball-Larus path profiles of the regions
+   between checks (Ball and Larus, "Efficient Path Profiling", MICRO
+   1996), one visit per traversal.
+   Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).
+
+   What.  A region scheme (the region seam, regions.cc): each selected
+   function gets one site, "paths of f", whose counters are a table of
+   (path number + 1, count) pairs after two counts, the sampled
+   traversals and those that found no room.  In the transformation:
+     - paths_prepare cuts regions with more than paths-max paths by
+       checks at the top of the blocks with the most paths below them
+       (path-limit checks), or gives up on the function when a single
+       block has more ways out than that;
+     - paths_number numbers the paths of the function's regions, taken
+       together as one DAG with a virtual root before every region's
+       entry and a virtual sink after every exit: from 0 to N-1, each
+       region's a range of its own.  The increments sit on the chords of
+       a maximum spanning tree weighted by GCC's edge counts, so that the
+       likeliest paths add nothing but at their entry and exit;
+     - paths_slow_copy builds the path register in the slow copy only: a
+       store at each way into it from a check, an addition on each chord;
+     - at each exit marker, the sample call passes the register plus the
+       exit's increment: the path's number.
+   A function with at most paths-array paths counts them in an array (the
+   pair of path P is the P-th); one with more, in a hash table of
+   paths-array pairs.  The path table (.debug_sampler_paths, and
+   site-table=FILE) says, for each function, how to decode a number into
+   its blocks, lines and branch directions.
+
+   Why.  The fast copy pays only the extra visit per traversal in its
+   checks' weights: no register, no instruction.  docs/paths.md says which
+   paths exist.  */
+
+#include "../schemes.h"
+#include "../transform.h"
+#include "../runtime-decls.h"
+
+#include <string.h>
+
+#include "function.h"
+#include "basic-block.h"
+#include "cfg.h"
+#include "cfghooks.h"
+#include "cfganal.h"
+#include "gimple.h"
+#include "gimple-iterator.h"
+#include "tree-cfg.h"
+#include "ssa.h"
+#include "diagnostic-core.h"
+#include "output.h"
+#include "gimplify.h"
+
+typedef unsigned long long path_count;
+static const path_count MANY_PATHS = ~(path_count) 0;
+
+static path_count
+add_saturating (path_count a, path_count b)
+{
+  return a > MANY_PATHS - b ? MANY_PATHS : a + b;
+}
+
+/* ---------------------------------------------------------------------
+   The site.  */
+
+static char *
+path_counter_names (unsigned k)
+{
+  auto_vec<char> text;
+  const char *head = "sampled,lost";
+  for (const char *p = head; *p; p++)
+    text.safe_push (*p);
+  for (unsigned i = 1; i <= k; i++)
+    {
+      char buf[48];
+      snprintf (buf, sizeof buf, ",path%u,count%u", i, i);
+      for (const char *p = buf; *p; p++)
+	text.safe_push (*p);
+    }
+  text.safe_push (0);
+  return xstrdup (text.address ());
+}
+
+/* The function's site, its marker on the edge out of the entry block,
+   which the transformation takes out (find_region_site).  */
+static void
+paths_site (const vec<gimple *> &)
+{
+  location_t loc = DECL_SOURCE_LOCATION (current_function_decl);
+  unsigned k = sampler_opts.paths_array;
+  char *names = path_counter_names (k);
+  unsigned index = new_site (SAMPLER_SCHEME_PATHS, loc,
+			     concat ("paths of ", function_name (cfun), NULL),
+			     names, 2 + 2 * k);
+  free (names);
+  gsi_insert_on_edge_immediate
+    (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (cfun)),
+     build_marker (index, loc));
+}
+
+/* ---------------------------------------------------------------------
+   Counting and cutting.  */
+
+static bool
+exit_edge_p (function_state *st, edge e)
+{
+  return st->cut.contains (e) || region_end_p (st, e->dest);
+}
+
+/* PATHS[bb->index]: the paths from BB to its region's exits, for the
+   blocks of ORDER (successors first); an exit edge is one path.  */
+static void
+count_paths (function_state *st, const vec<basic_block> &order,
+	     vec<path_count> &paths)
+{
+  paths.truncate (0);
+  paths.safe_grow_cleared (last_basic_block_for_fn (cfun));
+  for (basic_block bb : order)
+    {
+      path_count sum = 0;
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->succs)
+	sum = add_saturating (sum, exit_edge_p (st, e)
+				   ? 1 : paths[e->dest->index]);
+      paths[bb->index] = sum;
+    }
+}
+
+/* Cuts regions with more than paths-max paths: at the first block (from
+   the exits up) with too many, a check at the top of its successor with
+   the most paths, until none has.  False if a block has more ways out
+   than paths-max, which no cut below it helps.  */
+static bool
+paths_prepare (function_state *st, region_view &)
+{
+  path_count limit = sampler_opts.paths_max;
+  hash_set<basic_block> entries;
+  {
+    auto_vec<basic_block> list;
+    region_entries (st, list);
+    for (basic_block bb : list)
+      entries.add (bb);
+  }
+  unsigned cuts = 0;
+  for (;;)
+    {
+      auto_vec<basic_block> order;
+      region_blocks_postorder (st, order);
+      auto_vec<path_count> paths;
+      count_paths (st, order, paths);
+      basic_block over = NULL;
+      for (basic_block bb : order)
+	if (paths[bb->index] > limit)
+	  {
+	    over = bb;
+	    break;
+	  }
+      if (!over)
+	{
+	  if (cuts && sampler_opts.verbose)
+	    inform (DECL_SOURCE_LOCATION (current_function_decl),
+		    "sampler: %qD: %u path-limit checks keep every region "
+		    "within %u paths", current_function_decl, cuts,
+		    sampler_opts.paths_max);
+	  return true;
+	}
+      edge best = NULL;
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, over->succs)
+	if (!exit_edge_p (st, e) && paths[e->dest->index] > 1
+	    && !entries.contains (e->dest)
+	    && (!best || paths[e->dest->index] > paths[best->dest->index]))
+	  best = e;
+      if (!best)
+	{
+	  if (sampler_opts.verbose)
+	    inform (DECL_SOURCE_LOCATION (current_function_decl),
+		    "sampler: %qD: a block has more than %u ways out: its "
+		    "paths are not observed (paths-max)",
+		    current_function_decl, sampler_opts.paths_max);
+	  return false;
+	}
+      edge cut = split_block_after_labels (best->dest);
+      add_check (st, cut, CHECK_PATH_LIMIT, first_location (cut->dest));
+      entries.add (cut->dest);
+      cuts++;
+    }
+}
+
+/* ---------------------------------------------------------------------
+   Numbering.  */
+
+/* An edge of the DAG: between two blocks of the regions (E), from the
+   virtual root to a region's entry (ENTRY), from an exit marker's block
+   to the virtual sink (EXIT), or the sink's edge back to the root.  */
+struct dag_edge
+{
+  int from, to;			/* Block indices; root and sink below.  */
+  path_count val;		/* Ball-Larus value.  */
+  gcov_type weight;		/* For the spanning tree.  */
+  edge e;
+  basic_block entry;
+  gimple *exit;
+};
+
+/* The root and sink: the indices of the entry and exit blocks, which no
+   region holds.  */
+static const int ROOT = ENTRY_BLOCK;
+static const int SINK = EXIT_BLOCK;
+
+/* What the slow copy of the current function needs (paths_number, for
+   paths_slow_copy and paths_sample_call).  */
+static hash_map<edge, path_count> *chord_increments;
+static hash_map<basic_block, path_count> *entry_increments;
+static tree path_register;
+static bool counted_in_array;
+
+/* The unit's path table, text, emitted at the end of the unit.  */
+static auto_vec<char> path_table;
+
+static void
+table_text (const char *text)
+{
+  for (const char *p = text; *p; p++)
+    {
+      if (*p == '\\' || *p == '\t' || *p == '\n')
+	{
+	  path_table.safe_push ('\\');
+	  path_table.safe_push (*p == '\\' ? '\\' : *p == '\t' ? 't' : 'n');
+	}
+      else
+	path_table.safe_push (*p);
+    }
+}
+
+/* A line of the path table: FORMAT's fields are separated by tabs
+   already; its conversions are %s, %d, %u and %L (unsigned long long),
+   whose text is escaped.  */
+static void
+table_line (const char *format, ...)
+{
+  va_list ap;
+  va_start (ap, format);
+  for (const char *p = format; *p; p++)
+    {
+      if (*p != '%')
+	{
+	  path_table.safe_push (*p);
+	  continue;
+	}
+      p++;
+      char buf[48];
+      if (*p == 's')
+	table_text (va_arg (ap, const char *));
+      else if (*p == 'd')
+	{
+	  snprintf (buf, sizeof buf, "%d", va_arg (ap, int));
+	  table_text (buf);
+	}
+      else if (*p == 'u')
+	{
+	  snprintf (buf, sizeof buf, "%u", va_arg (ap, unsigned));
+	  table_text (buf);
+	}
+      else if (*p == 'L')
+	{
+	  snprintf (buf, sizeof buf, "%llu", va_arg (ap, unsigned long long));
+	  table_text (buf);
+	}
+      else
+	gcc_unreachable ();
+    }
+  va_end (ap);
+  path_table.safe_push ('\n');
+}
+
+static int
+find_root (vec<int> &parent, int x)
+{
+  while (parent[x] != x)
+    {
+      parent[x] = parent[parent[x]];
+      x = parent[x];
+    }
+  return x;
+}
+
+static gcov_type
+count_weight (profile_count count)
+{
+  return count.initialized_p () ? count.to_gcov_type () : 0;
+}
+
+/* Heavier first; the order of the edges otherwise.  */
+static int
+heavier_first (const void *a, const void *b, void *data)
+{
+  const vec<dag_edge> &edges = *(const vec<dag_edge> *) data;
+  const dag_edge &x = edges[*(const unsigned *) a];
+  const dag_edge &y = edges[*(const unsigned *) b];
+  if (x.weight != y.weight)
+    return x.weight > y.weight ? -1 : 1;
+  return (int) *(const unsigned *) a - (int) *(const unsigned *) b;
+}
+
+/* The first and last line of BB's statements in the function's file
+   (markers aside), or 0 and 0.  */
+static void
+block_lines (basic_block bb, int *first, int *last)
+{
+  *first = *last = 0;
+  const char *file = LOCATION_FILE (DECL_SOURCE_LOCATION
+				    (current_function_decl));
+  for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+       gsi_next (&gsi))
+    {
+      gimple *stmt = gsi_stmt (gsi);
+      /* A marker has its site's line (a switch's arm: the switch's).  */
+      if (is_gimple_debug (stmt) || is_site_marker (stmt)
+	  || gimple_location (stmt) == UNKNOWN_LOCATION)
+	continue;
+      expanded_location x = expand_location (gimple_location (stmt));
+      if (!x.file || !file || strcmp (x.file, file) != 0 || x.line <= 0)
+	continue;
+      if (!*first || x.line < *first)
+	*first = x.line;
+      if (x.line > *last)
+	*last = x.line;
+    }
+}
+
+/* How E leaves its block: a conditional's true or false side, a switch's
+   arm, or the only way.  */
+static const char *
+edge_how (edge e)
+{
+  gimple *last = last_stmt (e->src);
+  if (last && gimple_code (last) == GIMPLE_COND)
+    return (e->flags & EDGE_TRUE_VALUE) ? "true" : "false";
+  if (last && gimple_code (last) == GIMPLE_SWITCH)
+    return "switch";
+  return "-";
+}
+
+static int
+stmt_line (gimple *stmt)
+{
+  if (!stmt || gimple_location (stmt) == UNKNOWN_LOCATION)
+    return 0;
+  return expand_location (gimple_location (stmt)).line;
+}
+
+/* Numbers the paths of the current function's regions (see the top of the
+   file) and writes the function's path table.  */
+static void
+paths_number (function_state *st, region_view &view)
+{
+  auto_vec<basic_block> order, entries;
+  region_blocks_postorder (st, order);
+  region_entries (st, entries);
+  auto_vec<path_count> paths;
+  count_paths (st, order, paths);
+
+  auto_vec<dag_edge> edges;
+  for (basic_block bb : order)
+    {
+      path_count running = 0;
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->succs)
+	{
+	  if (exit_edge_p (st, e))
+	    {
+	      /* Out of an exit marker's block.  */
+	      gimple *marker = gsi_stmt (gsi_start_bb (bb));
+	      gcc_assert (is_site_marker (marker));
+	      dag_edge d = { bb->index, SINK, running, count_weight (bb->count),
+			     NULL, NULL, marker };
+	      edges.safe_push (d);
+	      running = add_saturating (running, 1);
+	    }
+	  else if (paths[e->dest->index])
+	    {
+	      dag_edge d = { bb->index, e->dest->index, running,
+			     count_weight (e->count ()), e, NULL, NULL };
+	      edges.safe_push (d);
+	      running = add_saturating (running, paths[e->dest->index]);
+	    }
+	}
+    }
+  path_count total = 0;
+  for (basic_block entry : entries)
+    {
+      gcov_type weight = 0;
+      for (const check_point &cp : st->checks)
+	if (cp.fast_edge->dest == entry)
+	  weight += count_weight (cp.fast_edge->count ());
+      dag_edge d = { ROOT, entry->index, total, weight, NULL, entry, NULL };
+      edges.safe_push (d);
+      total = add_saturating (total, paths[entry->index]);
+    }
+  /* The sink's edge back to the root: always in the tree, it has no
+     place for code.  */
+  dag_edge back = { SINK, ROOT, 0, 0, NULL, NULL, NULL };
+  edges.safe_push (back);
+
+  /* The maximum spanning tree (Kruskal).  */
+  int n = last_basic_block_for_fn (cfun);
+  auto_vec<int> parent;
+  parent.safe_grow (n);
+  for (int i = 0; i < n; i++)
+    parent[i] = i;
+  auto_vec<unsigned> by_weight;
+  for (unsigned i = 0; i + 1 < edges.length (); i++)
+    by_weight.safe_push (i);
+  by_weight.stablesort (heavier_first, &edges);
+  auto_vec<char> in_tree;
+  in_tree.safe_grow_cleared (edges.length ());
+  in_tree[edges.length () - 1] = 1;
+  parent[find_root (parent, SINK)] = find_root (parent, ROOT);
+  for (unsigned i : by_weight)
+    {
+      int a = find_root (parent, edges[i].from);
+      int b = find_root (parent, edges[i].to);
+      if (a != b)
+	{
+	  parent[a] = b;
+	  in_tree[i] = 1;
+	}
+    }
+
+  /* Potentials: PHI[v] = PHI[u] + val along every tree edge u -> v, from
+     the root.  An edge's increment is then val + PHI[from] - PHI[to]:
+     zero on the tree, and summed along a path from root to sink (whose
+     edge back has val 0) the path's number.  */
+  auto_vec<path_count> phi;
+  phi.safe_grow_cleared (n);
+  auto_vec<char> done;
+  done.safe_grow_cleared (n);
+  auto_vec<vec<unsigned> > adjacent;
+  adjacent.safe_grow_cleared (n);
+  for (unsigned i = 0; i < edges.length (); i++)
+    if (in_tree[i])
+      {
+	adjacent[edges[i].from].safe_push (i);
+	adjacent[edges[i].to].safe_push (i);
+      }
+  auto_vec<int> work;
+  work.safe_push (ROOT);
+  done[ROOT] = 1;
+  while (!work.is_empty ())
+    {
+      int u = work.pop ();
+      for (unsigned i : adjacent[u])
+	{
+	  const dag_edge &d = edges[i];
+	  int v = d.from == u ? d.to : d.from;
+	  if (done[v])
+	    continue;
+	  phi[v] = d.from == u ? phi[u] + d.val : phi[u] - d.val;
+	  done[v] = 1;
+	  work.safe_push (v);
+	}
+    }
+  for (vec<unsigned> &list : adjacent)
+    list.release ();
+
+  delete chord_increments;
+  delete entry_increments;
+  chord_increments = new hash_map<edge, path_count>;
+  entry_increments = new hash_map<basic_block, path_count>;
+  unsigned chords = 0;
+  for (unsigned i = 0; i + 1 < edges.length (); i++)
+    {
+      const dag_edge &d = edges[i];
+      path_count inc = d.val + phi[d.from] - phi[d.to];
+      if (d.entry)
+	entry_increments->put (d.entry, inc);
+      else if (d.exit)
+	{
+	  gasm *marker = as_a <gasm *> (d.exit);
+	  TREE_VALUE (gimple_asm_input_op (marker, 1))
+	    = build_int_cst (long_long_unsigned_type_node, inc);
+	}
+      else if (inc)
+	{
+	  chord_increments->put (d.e, inc);
+	  chords++;
+	}
+    }
+  counted_in_array = total <= sampler_opts.paths_array;
+  path_register = NULL_TREE;
+
+  /* The path table.  */
+  const site_info &site = unit_sites[view.site];
+  expanded_location fx = expand_location (site.loc);
+  table_line ("paths\t%u\t%s\t%s\t%L\t%s", view.site,
+	      IDENTIFIER_POINTER (DECL_NAME (site.function)),
+	      fx.file ? fx.file : "?", total,
+	      counted_in_array ? "array" : "hash");
+  for (basic_block entry : entries)
+    {
+      path_count *inc = entry_increments->get (entry);
+      gcc_assert (inc);
+      path_count first = 0;
+      for (const dag_edge &d : edges)
+	if (d.entry == entry)
+	  first = d.val;
+      int line_first, line_last;
+      block_lines (entry, &line_first, &line_last);
+      table_line ("region\t%d\t%L\t%L\t%d", entry->index, first,
+		  paths[entry->index], line_first);
+    }
+  for (basic_block bb : order)
+    {
+      if (!paths[bb->index])
+	continue;
+      int line_first, line_last;
+      block_lines (bb, &line_first, &line_last);
+      table_line ("block\t%d\t%d\t%d", bb->index, line_first, line_last);
+    }
+  for (const dag_edge &d : edges)
+    {
+      if (d.e)
+	table_line ("edge\t%d\t%d\t%L\t%s\t%d", d.from, d.to, d.val,
+		    edge_how (d.e), stmt_line (last_stmt (d.e->src)));
+      else if (d.exit)
+	table_line ("exit\t%d\t%L\t%d", d.from, d.val, stmt_line (d.exit));
+    }
+  table_line ("end");
+
+  if (FILE *f = open_sampler_dump ())
+    {
+      fprintf (f, "paths %s: %llu paths in %u regions, %u chords, %s\n",
+	       function_name (cfun), total, entries.length (), chords,
+	       counted_in_array ? "array" : "hash table");
+      for (basic_block entry : entries)
+	fprintf (f, "  region line %d: %llu paths\n",
+		 stmt_line (first_stmt (entry)) ? stmt_line (first_stmt (entry))
+		 : LOCATION_LINE (first_location (entry)),
+		 paths[entry->index]);
+      fclose (f);
+    }
+}
+
+/* ---------------------------------------------------------------------
+   The register, in the slow copy.  */
+
+static void
+append_stmt (basic_block bb, gimple *stmt)
+{
+  gimple_stmt_iterator gsi = gsi_last_bb (bb);
+  if (!gsi_end_p (gsi) && stmt_ends_bb_p (gsi_stmt (gsi)))
+    gsi_insert_before (&gsi, stmt, GSI_NEW_STMT);
+  else
+    gsi_insert_after (&gsi, stmt, GSI_NEW_STMT);
+}
+
+static void
+paths_slow_copy (function_state *, region_view &view)
+{
+  tree type = long_long_unsigned_type_node;
+  path_register = create_tmp_var (type, "sampler_path");
+  /* In memory: the slow copy keeps no register of its own.  */
+  TREE_ADDRESSABLE (path_register) = 1;
+  for (const region_view::slow_entry &entry : view.slow_entries)
+    if (path_count *inc = entry_increments->get (entry.dest))
+      append_stmt (entry.join,
+		   gimple_build_assign (path_register,
+					build_int_cst (type, *inc)));
+  for (auto item : *chord_increments)
+    {
+      edge *slow = view.slow_edges.get (item.first);
+      if (!slow)
+	continue;
+      basic_block bb = split_edge (*slow);
+      tree before = make_ssa_name (type);
+      append_stmt (bb, gimple_build_assign (before, path_register));
+      tree after = make_ssa_name (type);
+      append_stmt (bb, gimple_build_assign (after, PLUS_EXPR, before,
+					    build_int_cst (type, item.second)));
+      append_stmt (bb, gimple_build_assign (path_register, after));
+    }
+}
+
+/* __sampler_path (COUNTERS, PATH, CAPACITY, IN_ARRAY): PATH the register
+   plus the exit's increment.  */
+static void
+paths_sample_call (gimple *marker, const site_info &site,
+		   gimple_stmt_iterator *gsi, tree, sample_call &call)
+{
+  tree type = long_long_unsigned_type_node;
+  location_t loc = gimple_location (marker);
+  gcc_assert (path_register);
+  tree before = make_ssa_name (type);
+  gimple *load = gimple_build_assign (before, path_register);
+  gimple_set_location (load, loc);
+  gsi_insert_before (gsi, load, GSI_SAME_STMT);
+  tree path = make_ssa_name (type);
+  gimple *add = gimple_build_assign (path, PLUS_EXPR, before,
+				     marker_value (marker, 0));
+  gimple_set_location (add, loc);
+  gsi_insert_before (gsi, add, GSI_SAME_STMT);
+  call.fn = sample_function ("__sampler_path", type, long_unsigned_type_node,
+			     long_unsigned_type_node);
+  call.args.safe_push (path);
+  call.args.safe_push (build_int_cst (long_unsigned_type_node,
+				      (site.n_counters - 2) / 2));
+  call.args.safe_push (build_int_cst (long_unsigned_type_node,
+				      counted_in_array));
+}
+
+
+
+/* The path table: a head line naming the unit, each function's table,
+   and an end line.  */
+static void
+paths_finish_unit (void)
+{
+  if (path_table.is_empty () || seen_error () || !unit_signature[0])
+    return;
+  auto_vec<char> text;
+  char head[128];
+  snprintf (head, sizeof head, "pathunit\t%s\n", unit_signature);
+  for (const char *p = head; *p; p++)
+    text.safe_push (*p);
+  text.safe_splice (path_table);
+  for (const char *p = "pathunitend\n"; *p; p++)
+    text.safe_push (*p);
+  if (asm_out_file)
+    emit_text_section (asm_out_file, SAMPLER_PATH_SECTION, text.address (),
+		       text.length ());
+  if (sampler_opts.site_table_file)
+    {
+      FILE *out = fopen (sampler_opts.site_table_file, "a");
+      if (!out || fwrite (text.address (), 1, text.length (), out)
+		     != text.length ()
+	  || fclose (out) != 0)
+	error ("sampler: cannot write the path table to %qs: %m",
+	       sampler_opts.site_table_file);
+    }
+}
+
+const plugin_scheme PATHS_scheme = {
+  .begin_function = paths_site,
+  .sample_call = paths_sample_call,
+  .region_prepare = paths_prepare,
+  .finish_unit = paths_finish_unit,
+  .region_number = paths_number,
+  .region_slow_copy = paths_slow_copy,
+};

@@ -1,0 +1,313 @@
+#!/bin/bash
+# run-paths-tests.sh: the paths scheme counts the paths the program took.
+#
+# Usage: testsuite/paths/run-paths-tests.sh BUILD_DIR
+#
+# shapes.c (nested ifs in a loop, a switch, early returns, break and
+# continue, a goto loop, && and || chains; its comments derive the
+# counts) is built with the paths and branches schemes at -O0 and -O2,
+# and read back with `sampler-report paths --format=csv' as rows
+#     FUNCTION  TRAVERSALS  REGION'S LINE  PATH SPELLED AS LINES AND BRANCHES
+#   exact(OPT)      at SAMPLER_SPARSITY=1 with 2 rounds, the rows equal
+#                   shapes.OPT.expected
+#   jsonl(OPT)      --format=jsonl gives the same rows
+#   merge(OPT)      two runs add up path by path (reports and an aggregate)
+#   binom(OPT)      at sparsity 100 with ROUNDS rounds and a fixed seed,
+#                   each path's count, and each function's sampled
+#                   traversals, within the two-sided bounds of
+#                   Binomial(exact count, 1/100) (confidence 0.999,
+#                   Bonferroni over the counts)
+#   binom(NAME)     the same for testsuite/schemes/NAME.c with every
+#                   scheme and paths at -O2 (counted loops, calls, pairs)
+#   edges           edges.c at -O2 as edges-O2.expected: computed gotos,
+#                   weightless and weighty calls; a function that calls
+#                   setjmp is not observed
+#   hash            paths-array=2 (hash tables): every path that found a
+#                   pair has its exact count; sampled = pairs + lost
+#   path-limit      paths-max=2: checks cut every region to at most 2
+#                   paths, said by verbose and the dump; counts stay exact
+#                   (every traversal sampled at sparsity 1)
+#   fallback        paths-max=1: a function with a branch is not observed
+#                   (verbose says so) and the program runs as plain
+#   same-output     the program's output and status are those of a plain build
+# The last line is "N passed, N failed"; exit status 1 if anything failed.
+set -u
+build=$(cd "$1" && pwd) || { echo "usage: $0 BUILD_DIR" >&2; exit 2; }
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../tools/tally.sh"
+tools=$(cd "$here/../tools" && pwd)
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/sampler-paths.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+ROUNDS=${ROUNDS:-2000}
+SEED=${SEED:-4242}
+report=$build/bin/sampler-report
+
+# FUNCTION TRAVERSALS SPELLED, sorted; then, with "totals", FUNCTION
+# SAMPLED LOST PAIRS-SUM per function.
+rows() {   # INPUT... (sampler-report paths arguments)
+    "$report" paths "$@" --top=1000000 --format=csv |
+    python3 -c '
+import csv, sys
+for r in csv.DictReader(sys.stdin):
+    print("\t".join([r["function"], r["count"], r["region_line"], r["spelled"]]))' | sort
+}
+totals() {   # INPUT...
+    "$report" paths "$@" --top=1000000 --format=csv |
+    python3 -c '
+import csv, sys
+seen = {}
+for r in csv.DictReader(sys.stdin):
+    f = seen.setdefault(r["function"], [r["sampled"], r["lost"], 0])
+    f[2] += int(r["count"])
+for name, (sampled, lost, pairs) in sorted(seen.items()):
+    print(name, sampled, lost, pairs)'
+}
+
+statcheck=$scratch/stat-check
+if ! gcc -std=c11 -O2 -Wall -Wextra -o "$statcheck" "$tools/stat-check.c" \
+        -lgsl -lgslcblas -lm 2>"$scratch/err"; then
+    fail_with "stat-check build" "$(cat "$scratch/err")"
+fi
+
+if gcc -O2 -o "$scratch/plain" "$here/shapes.c" 2>"$scratch/err"; then
+    "$scratch/plain" 2 >"$scratch/plain.out"; echo $? >>"$scratch/plain.out"
+else
+    fail_with "plain build" "$(cat "$scratch/err")"
+fi
+
+compile() {   # OUT OPT ARGS...
+    local out=$1 opt=$2; shift 2
+    (cd "$here" && "$build/bin/sampler-gcc" $opt -fchecking "$@" shapes.c -o "$out") \
+        2>"$out.build"
+}
+run() {   # PROG SPARSITY ROUNDS REPORT
+    SAMPLER_SPARSITY=$2 SAMPLER_SEED=$SEED SAMPLER_FILE=$4 "$1" "$3" >"$4.out"
+    echo $? >>"$4.out"
+}
+
+for opt in -O0 -O2; do
+    dir=$scratch/shapes$opt; mkdir -p "$dir"
+    prog=$dir/shapes
+    if ! compile "$prog" "$opt" -fplugin-arg-sampler-schemes=paths,branches; then
+        fail_with "build($opt)" "$(cat "$prog.build")"; continue
+    fi
+    run "$prog" 1 2 "$dir/small.report"
+    run "$prog" 1 2 "$dir/small2.report"
+    if cmp -s "$scratch/plain.out" "$dir/small.report.out"; then
+        pass "same-output($opt)"
+    else
+        fail_with "same-output($opt)" "$(diff "$scratch/plain.out" "$dir/small.report.out")"
+    fi
+    rows "$dir/small.report" --binary "$prog" >"$dir/small.rows"
+    if diff -u "$here/shapes$opt.expected" "$dir/small.rows" >"$dir/diff"; then
+        pass "exact($opt): $(wc -l <"$dir/small.rows") paths as shapes$opt.expected"
+    else
+        fail_with "exact($opt)" "$(head -40 "$dir/diff")"
+    fi
+
+    # The same rows from --format=jsonl.
+    "$report" paths "$dir/small.report" --binary "$prog" --top=1000000 --format=jsonl |
+        python3 -c '
+import json, sys
+for line in sys.stdin:
+    f = json.loads(line)
+    assert f["sampled"] == sum(p["count"] for p in f["hot"]) + f["lost"]
+    for p in f["hot"]:
+        print("\t".join([f["function"], str(p["count"]), str(p["region_line"]), p["spelled"]]))' |
+        sort >"$dir/jsonl.rows"
+    if cmp -s "$dir/small.rows" "$dir/jsonl.rows"; then
+        pass "jsonl($opt): the rows of csv"
+    else
+        fail_with "jsonl($opt)" "$(diff "$dir/small.rows" "$dir/jsonl.rows" | head)"
+    fi
+
+    # Two runs: every path's count doubles, from the reports or an aggregate.
+    awk -F'\t' 'BEGIN { OFS = "\t" } { $2 = 2 * $2; print }' "$dir/small.rows" | sort \
+        >"$dir/double.rows"
+    rows "$dir/small.report" "$dir/small2.report" --binary "$prog" >"$dir/two.rows"
+    "$report" merge "$dir/small.report" "$dir/small2.report" --binary "$prog" \
+        --output "$dir/merged" 2>"$dir/merge.err"
+    rows "$dir/merged" --binary "$prog" >"$dir/merged.rows" 2>>"$dir/merge.err"
+    if cmp -s "$dir/double.rows" "$dir/two.rows" && cmp -s "$dir/double.rows" "$dir/merged.rows"
+    then
+        pass "merge($opt): two runs add up path by path"
+    else
+        fail_with "merge($opt)" "$(diff "$dir/double.rows" "$dir/two.rows" | head -10)" \
+            "$(diff "$dir/double.rows" "$dir/merged.rows" | head -10)" "$(cat "$dir/merge.err")"
+    fi
+
+    run "$prog" 1 "$ROUNDS" "$dir/full.report"
+    run "$prog" 100 "$ROUNDS" "$dir/sparse.report"
+    rows "$dir/full.report" --binary "$prog" >"$dir/full.rows"
+    rows "$dir/sparse.report" --binary "$prog" >"$dir/sparse.rows"
+    totals "$dir/full.report" --binary "$prog" >"$dir/full.totals"
+    totals "$dir/sparse.report" --binary "$prog" >"$dir/sparse.totals"
+    # Each path: KEY EXACT SPARSE (0 when not sampled); each function's
+    # sampled traversals too.
+    python3 - "$dir/full.rows" "$dir/sparse.rows" "$dir/full.totals" "$dir/sparse.totals" \
+        >"$dir/pairs" <<'EOF'
+import sys
+def read(path):
+    d = {}
+    for line in open(path):
+        f, n, r, s = line.rstrip("\n").split("\t")
+        k = "%s | %s | %s" % (f, r, s)
+        d[k] = d.get(k, 0) + int(n)
+    return d
+def totals(path):
+    return {l.split()[0]: int(l.split()[1]) for l in open(path)}
+full, sparse = read(sys.argv[1]), read(sys.argv[2])
+for k in sorted(full):
+    print("%s\t%d\t%d" % (k, full[k], sparse.get(k, 0)))
+for k in sorted(set(sparse) - set(full)):
+    print("%s\t0\t%d" % (k, sparse[k]))
+ft, st = totals(sys.argv[3]), totals(sys.argv[4])
+for f in sorted(ft):
+    print("%s sampled\t%d\t%d" % (f, ft[f], st.get(f, 0)))
+EOF
+    m=$(($(wc -l <"$dir/pairs")))
+    conf=$(awk -v m="$m" 'BEGIN { printf "%.10f", 1 - 0.001 / m }')
+    bad=()
+    while IFS=$'\t' read -r key exact sparse; do
+        "$statcheck" binom "$exact" "$sparse" 1/100 "$conf" >/dev/null ||
+            bad+=("$key: $sparse of $exact")
+    done <"$dir/pairs"
+    if [ "$m" -lt 10 ]; then
+        fail_with "binom($opt)" "only $m paths and functions"
+    elif [ ${#bad[@]} -eq 0 ]; then
+        pass "binom($opt): $m path counts and function totals within bounds"
+    else
+        fail_with "binom($opt)" "${bad[@]}"
+    fi
+done
+
+# Fairness on other shapes: the programs of testsuite/schemes (loops with
+# and without sites, counted loops, returns, pairs, floats) with every
+# scheme and paths at -O2: each path's count and each function's sampled
+# traversals at sparsity 100 within the binomial bounds of sparsity 1's.
+for src in "$here"/../schemes/*.c; do
+    name=$(basename "$src" .c)
+    dir=$scratch/schemes-$name; mkdir -p "$dir"
+    if ! (cd "$(dirname "$src")" && "$build/bin/sampler-gcc" -O2 \
+            -fplugin-arg-sampler-schemes=checks,branches,returns,scalar-pairs,float-kinds,function-entries,bounds,paths \
+            "$name.c" -o "$dir/prog" -lm) 2>"$dir/build"; then
+        fail_with "binom($name)" "$(cat "$dir/build")"; continue
+    fi
+    run "$dir/prog" 1 "$ROUNDS" "$dir/full"
+    run "$dir/prog" 100 "$ROUNDS" "$dir/sparse"
+    python3 - "$dir/full" "$dir/sparse" "$report" "$dir/prog" >"$dir/pairs" <<'EOF'
+import csv, io, subprocess, sys
+def counts(path):
+    out = subprocess.run([sys.argv[3], "paths", path, "--binary", sys.argv[4],
+                          "--top=1000000", "--format=csv"], capture_output=True,
+                         text=True, check=True).stdout
+    paths, sampled = {}, {}
+    for r in csv.DictReader(io.StringIO(out)):
+        k = "%s | %s | %s" % (r["function"], r["region_line"], r["spelled"])
+        paths[k] = paths.get(k, 0) + int(r["count"])
+        sampled[r["function"]] = int(r["sampled"])
+    return paths, sampled
+full, full_sampled = counts(sys.argv[1])
+sparse, sparse_sampled = counts(sys.argv[2])
+for k in sorted(set(full) | set(sparse)):
+    print("%s\t%d\t%d" % (k, full.get(k, 0), sparse.get(k, 0)))
+for f in sorted(full_sampled):
+    print("%s sampled\t%d\t%d" % (f, full_sampled[f], sparse_sampled.get(f, 0)))
+EOF
+    m=$(wc -l <"$dir/pairs")
+    conf=$(awk -v m="$m" 'BEGIN { printf "%.10f", 1 - 0.001 / m }')
+    bad=()
+    while IFS=$'\t' read -r key exact sparse; do
+        "$statcheck" binom "$exact" "$sparse" 1/100 "$conf" >/dev/null ||
+            bad+=("$key: $sparse of $exact")
+    done <"$dir/pairs"
+    if [ "$m" -lt 3 ]; then
+        fail_with "binom($name)" "only $m paths and functions"
+    elif [ ${#bad[@]} -eq 0 ]; then
+        pass "binom($name): $m path counts and function totals within bounds"
+    else
+        fail_with "binom($name)" "${bad[@]}"
+    fi
+done
+
+# edges.c: computed gotos, setjmp, weightless and weighty calls.
+dir=$scratch/edges; mkdir -p "$dir"
+if (cd "$here" && "$build/bin/sampler-gcc" -O2 -fchecking \
+        -fplugin-arg-sampler-schemes=paths,branches -fplugin-arg-sampler-verbose \
+        edges.c -o "$dir/edges") 2>"$dir/build"; then
+    run "$dir/edges" 1 2 "$dir/r"
+    rows "$dir/r" --binary "$dir/edges" >"$dir/rows"
+    if diff -u "$here/edges-O2.expected" "$dir/rows" >"$dir/diff" &&
+       grep -q "'protected_call' calls setjmp" "$dir/build" &&
+       ! grep -q '^protected_call' "$dir/rows"; then
+        pass "edges: goto targets, weightless and weighty calls as edges-O2.expected; setjmp's function not observed"
+    else
+        fail_with "edges" "$(head -30 "$dir/diff")" "$(grep sampler "$dir/build")"
+    fi
+else
+    fail_with "edges build" "$(cat "$dir/build")"
+fi
+
+# Hash tables of 2 pairs: the -O2 build's paths, found or lost.
+dir=$scratch/hash; mkdir -p "$dir"
+if compile "$dir/shapes" -O2 -fplugin-arg-sampler-schemes=paths,branches \
+        -fplugin-arg-sampler-paths-array=2; then
+    run "$dir/shapes" 1 2 "$dir/r"
+    rows "$dir/r" --binary "$dir/shapes" >"$dir/rows"
+    totals "$dir/r" --binary "$dir/shapes" >"$dir/totals"
+    totals "$scratch/shapes-O2/small.report" --binary "$scratch/shapes-O2/shapes" \
+        >"$dir/array.totals"
+    # Every row is one of the array build's; sampled = pairs + lost, and
+    # each function's sampled traversals are the array build's.
+    if [ -z "$(comm -23 "$dir/rows" "$scratch/shapes-O2/small.rows")" ] &&
+       awk '$2 != $3 + $4 { bad = 1 } END { exit bad }' "$dir/totals" &&
+       [ "$(awk '{print $1, $2}' "$dir/totals")" = "$(awk '{print $1, $2}' "$dir/array.totals")" ] &&
+       awk '$3 > 0 { lost = 1 } END { exit !lost }' "$dir/totals"; then
+        pass "hash: paths found count exactly, the rest are lost ($(awk '{l += $3} END {print l}' "$dir/totals") lost)"
+    else
+        fail_with "hash" "$(comm -23 "$dir/rows" "$scratch/shapes-O2/small.rows")" \
+            "$(cat "$dir/totals")" "$(cat "$dir/array.totals")"
+    fi
+else
+    fail_with "hash build" "$(cat "$dir/shapes.build")"
+fi
+
+# paths-max=2: path-limit checks, every region within 2 paths.
+dir=$scratch/limit; mkdir -p "$dir"
+if compile "$dir/shapes" -O2 -fplugin-arg-sampler-schemes=paths \
+        -fplugin-arg-sampler-paths-max=2 -fplugin-arg-sampler-verbose \
+        -fplugin-arg-sampler-dump="$dir/dump"; then
+    run "$dir/shapes" 1 2 "$dir/r"
+    totals "$dir/r" --binary "$dir/shapes" >"$dir/totals"
+    if grep -q 'path-limit checks keep every region within 2 paths' "$dir/shapes.build" &&
+       grep -q 'check path-limit' "$dir/dump" &&
+       awk '/^  region line/ { if ($4 > 2) bad = 1; n++ } END { exit bad || n == 0 }' "$dir/dump" &&
+       awk '$2 != $4 || $3 != 0 { bad = 1 } END { exit bad }' "$dir/totals" &&
+       cmp -s "$scratch/plain.out" "$dir/r.out"; then
+        pass "path-limit: every region within 2 paths, counts exact"
+    else
+        fail_with "path-limit" "$(grep -e region -e path-limit "$dir/dump" | head)" \
+            "$(cat "$dir/totals")"
+    fi
+else
+    fail_with "path-limit build" "$(cat "$dir/shapes.build")"
+fi
+
+# paths-max=1: a block with two ways out cannot be cut below it.
+dir=$scratch/fallback; mkdir -p "$dir"
+if compile "$dir/shapes" -O2 -fplugin-arg-sampler-schemes=paths \
+        -fplugin-arg-sampler-paths-max=1 -fplugin-arg-sampler-verbose; then
+    run "$dir/shapes" 1 2 "$dir/r"
+    totals "$dir/r" --binary "$dir/shapes" >"$dir/totals"
+    if grep -q "'early': a block has more than 1 ways out: its paths are not observed" \
+            "$dir/shapes.build" &&
+       ! grep -q '^early ' "$dir/totals" && cmp -s "$scratch/plain.out" "$dir/r.out"; then
+        pass "fallback: functions with branches not observed at paths-max=1"
+    else
+        fail_with "fallback" "$(grep sampler "$dir/shapes.build" | head)" "$(cat "$dir/totals")"
+    fi
+else
+    fail_with "fallback build" "$(cat "$dir/shapes.build")"
+fi
+
+finish
