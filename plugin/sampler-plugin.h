@@ -33,6 +33,8 @@ struct sampler_options
   const char *weightless_names;
   unsigned pairs_limit;		/* Most scalar-pairs sites per assignment.  */
   unsigned hotlist;		/* Hot-list capacity of a values site.  */
+  /* The longest subpath is 2^subpath_max_log2 blocks (subpaths).  */
+  unsigned subpath_max_log2;
   /* Most sites a region may have before another check splits it (0: no
      limit).  */
   int region_limit;

@@ -93,6 +93,10 @@ void __sampler_float_kind(unsigned long long *counters, long double value,
    slots: runtime/schemes/values.c).  */
 void __sampler_value(unsigned long long *slots, unsigned long long value,
                      unsigned long capacity);
+/* A block (subpaths scheme): a sampled visit starts a subpath of at most
+   2^MAX_LOG2 blocks; while the thread records one, every site visit of the
+   thread calls the runtime (runtime/schemes/subpaths.c).  */
+void __sampler_subpath_block(unsigned long long *counters, unsigned long max_log2);
 /* The k scalar-pairs sites of an assignment: VALUES[0] is the value
    assigned, VALUES[1] to VALUES[k] those it is compared with (as long
    long, or unsigned long long for unsigned types and pointers); site i
