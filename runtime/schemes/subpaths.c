@@ -18,7 +18,7 @@
    given back.
 
    A subpath is the sequence of the counter addresses of its blocks (one
-   per site, unique in the process).  The hot-list (hotlist.h) keeps a
+   per site, unique in the process).  The hot-list (hot-list.h) keeps a
    64-bit hash of it as the value, and its blocks in a pool beside the
    list; an entry that counts a hash checks the blocks, and a subpath whose
    hash equals a listed one's but whose blocks differ is dropped (counted
@@ -35,7 +35,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "hotlist.h"
+#include "hot-list.h"
 
 struct subpath_spelling {
     uint32_t offset;  /* in the pool */

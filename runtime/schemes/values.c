@@ -1,10 +1,10 @@
 /* values: a hot-list of the values a site sees (merge kind HOT_LIST), a
    concise sample (Gibbons and Matias, SIGMOD 1998) as value profiles keep
    them (Burrows et al., ASPLOS 2000).  A site's slots are a hot-list of
-   the capacity K the plugin gave it (3 + 2K slots), kept by hotlist.h,
+   the capacity K the plugin gave it (3 + 2K slots), kept by hot-list.h,
    whose list the subpaths scheme shares; docs/values.md has the algorithm
    and its analysis.  */
-#include "hotlist.h"
+#include "hot-list.h"
 
 /* Records one sampled visit of a site with CAPACITY entries that saw
    VALUE.  */

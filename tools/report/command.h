@@ -28,6 +28,7 @@ extern const struct command rank_command;
 extern const struct command merge_command;
 extern const struct command export_command;
 extern const struct command values_command;
+extern const struct command subpaths_command;
 
 /* "sampler-report: MESSAGE" and the command's one-line usage on stderr;
    returns EXIT_BAD_INPUT.  */

@@ -13,6 +13,7 @@ static const struct command *const commands[] = {
     &rank_command,
     &export_command,
     &values_command,
+    &subpaths_command,
 };
 
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
