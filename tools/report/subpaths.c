@@ -11,7 +11,8 @@
    thread and run combine length by length as the values' hot-lists do
    (hot_list_merge: thinned to the larger scale).  The estimate is
    count * scale; its bounds are the means m that the count's Chernoff
-   bounds do not reject at the confidence.  */
+   bounds do not reject at the confidence, times the scale (none at scale
+   1, where the count is exact).  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,9 +228,16 @@ static int run_subpaths(const struct run_options *options)
                 s->count = list->entries[i].count;
                 s->scale = list->tau;
                 s->estimate = (double)s->count * s->scale;
-                chernoff_bounds((double)s->count, subpaths_options.confidence, &s->low, &s->high);
-                s->low *= s->scale;
-                s->high *= s->scale;
+                /* At scale 1 (sparsity 1, every length, tau 1) every
+                   occurrence is counted: the count is exact.  */
+                if (s->scale == 1) {
+                    s->low = s->high = s->estimate;
+                } else {
+                    chernoff_bounds((double)s->count, subpaths_options.confidence,
+                                    &s->low, &s->high);
+                    s->low *= s->scale;
+                    s->high *= s->scale;
+                }
             }
         }
         if (n_shown > 1)
