@@ -1,8 +1,11 @@
-/* Four threads run loop.c's loop, N = argv[1] times each; then the
-   process forks, and the child runs it N more times, the parent 2 N.  */
+/* Four threads run loop.c's loop, N = argv[1] times each; then, with
+   argv[2] "fork", the process forks, and the child runs it N more times,
+   the parent 2 N; with "abort", the main thread runs it N times and
+   aborts.  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -41,7 +44,11 @@ int main(int argc, char **argv)
         pthread_create(&threads[t], NULL, worker, NULL);
     for (int t = 0; t < 4; t++)
         pthread_join(threads[t], NULL);
-    if (argc > 2) {
+    if (argc > 2 && strcmp(argv[2], "abort") == 0) {
+        loop(n);
+        abort();
+    }
+    if (argc > 2 && strcmp(argv[2], "fork") == 0) {
         pid_t child = fork();
         if (child == 0) {
             loop(n);
