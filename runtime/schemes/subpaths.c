@@ -146,6 +146,11 @@ static long make_thread_list(void)
     struct sampler_subpath_list *list = base;
     if (!lay_out(list, base, bytes, max_log2, all_lengths)) {
         munmap(base, bytes);
+        static atomic_bool warned;
+        if (!atomic_exchange(&warned, true))
+            sampler_warn("sampler: SAMPLER_SUBPATH_MEMORY is too small for subpaths of "
+                         "this length (it needs 26 bytes per block of the longest, and "
+                         "room for the hot-list): no subpaths are recorded");
         return 0;
     }
     atomic_store(&list->owned, 1);

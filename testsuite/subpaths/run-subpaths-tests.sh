@@ -8,6 +8,7 @@
 #                     and text, takes 2^4 and 16
 #   env(VAR=VALUE)    a bad SAMPLER_SUBPATH_MAX, _MEMORY or _LENGTHS: one
 #                     warning naming it, sampling off, no report
+#   memory too small  for the longest subpaths: one warning, no lists
 #   exact(OPT)        exact mode (sparsity 1, every length, room for every
 #                     subpath) on loop.c at -O0 and -O2: the counts of five
 #                     subpaths of 2 blocks derived by hand in loop.c
@@ -89,6 +90,16 @@ for setting in SAMPLER_SUBPATH_MAX=3 SAMPLER_SUBPATH_MAX=2048 SAMPLER_SUBPATH_ME
         fail "env($setting)" "$scratch/err"
     fi
 done
+
+# Memory too small for the longest subpaths: one warning, the run goes on.
+SAMPLER_SPARSITY=1 SAMPLER_SUBPATH_MAX=1024 SAMPLER_SUBPATH_MEMORY=16384 \
+    SAMPLER_FILE="$scratch/small.report" "$scratch/loop-O2" 10 >/dev/null 2>"$scratch/err"
+if [ "$(grep -c 'SAMPLER_SUBPATH_MEMORY is too small' "$scratch/err")" = 1 ] &&
+   grep -q '^end$' "$scratch/small.report" && ! grep -q '^subpaths' "$scratch/small.report"; then
+    pass "memory too small: one warning, no subpaths"
+else
+    fail "memory too small" "$scratch/err"
+fi
 
 # Exact mode.
 exact_env="SAMPLER_SPARSITY=1 SAMPLER_SUBPATH_LENGTHS=all SAMPLER_SUBPATH_MEMORY=16000000"
@@ -248,8 +259,8 @@ if build_program threads -O2 "$scratch/threads" -pthread -fplugin-arg-sampler-sc
     fi
     # A crash in the middle of a subpath: the report at the signal has the
     # lists, and reads.
-    env $exact_env SAMPLER_SUBPATH_MAX=2 SAMPLER_FILE="$scratch/crash.report" \
-        "$scratch/threads" 3000 abort 2>/dev/null
+    (env $exact_env SAMPLER_SUBPATH_MAX=2 SAMPLER_FILE="$scratch/crash.report" \
+        "$scratch/threads" 3000 abort) 2>/dev/null
     if grep -q '^exit	signal	6$' "$scratch/crash.report" 2>/dev/null &&
        count=$(subpath_rows "$scratch/threads" 2 "$scratch/crash.report" 2>"$scratch/err" |
                awk -F'\t' '$4 == "f:16 f:17" { print $1 }') &&
