@@ -12,11 +12,12 @@
 #   exact(OPT)        exact mode (sparsity 1, every length, room for every
 #                     subpath) on loop.c at -O0 and -O2: the counts of five
 #                     subpaths of 2 blocks derived by hand in loop.c
-#   interp-found      interp.c, a synthetic interpreter, at sparsity 100
+#   P-found           interp.c, a synthetic interpreter, and nested.c, nested
+#                     loops with data-dependent branches, at sparsity 100
 #                     (OSP's lengths, the default memory) over 20 seeds,
 #                     combined: the top 5 subpaths of 4 and of 8 blocks are
 #                     among the 10 commonest of their length in exact mode
-#   interp-bounds     each of the 5 commonest subpaths of 4 and of 8 blocks
+#   P-bounds          each of the 5 commonest subpaths of 4 and of 8 blocks
 #                     (exact mode) lies within its 95% Chernoff bounds in at
 #                     least 19 of the 20 runs (the bounds are conservative)
 #   fairness(S)       loop.c's branch at line 24 with branches alone and with
@@ -47,7 +48,8 @@ build_program() {   # NAME OPT OUTPUT [EXTRA ARGS...]
     (cd "$here" && "$gcc" $opt -fchecking "$@" "$name.c" -o "$output") 2>"$scratch/build.err"
 }
 
-# "COUNT<TAB>BLOCKS" of every subpath of length L in the reports.
+# "ESTIMATE<TAB>LOW<TAB>HIGH<TAB>BLOCKS<TAB>SITES" of every subpath of length
+# L in the reports (SITES tells apart blocks on one line).
 subpath_rows() {   # BINARY LENGTH REPORT...
     local binary=$1 length=$2
     shift 2
@@ -55,7 +57,7 @@ subpath_rows() {   # BINARY LENGTH REPORT...
         --format=csv | python3 -c '
 import csv, sys
 for r in csv.DictReader(sys.stdin):
-    print(r["estimate"], r["low"], r["high"], r["blocks"], sep="\t")'
+    print(r["estimate"], r["low"], r["high"], r["blocks"], r["sites"], sep="\t")'
 }
 
 for value in 3 2048 '2^11' many; do
@@ -127,24 +129,25 @@ for opt in -O0 -O2; do
     fi
 done
 
-# The interpreter: the truth in exact mode, then 20 sampled runs.
-if build_program interp -O2 "$scratch/interp" -fplugin-arg-sampler-schemes=subpaths; then
-    env $exact_env SAMPLER_SUBPATH_MAX=8 SAMPLER_FILE="$scratch/truth.report" \
-        "$scratch/interp" >/dev/null
+# The synthetic programs: the truth in exact mode, then 20 sampled runs.
+for program in interp nested; do
+if build_program $program -O2 "$scratch/$program" -fplugin-arg-sampler-schemes=subpaths; then
+    env $exact_env SAMPLER_SUBPATH_MAX=8 SAMPLER_FILE="$scratch/truth-$program.report" \
+        "$scratch/$program" >/dev/null
     for length in 4 8; do
-        subpath_rows "$scratch/interp" $length "$scratch/truth.report" |
-            cut -f 1,4 >"$scratch/truth$length"
+        subpath_rows "$scratch/$program" $length "$scratch/truth-$program.report" |
+            cut -f 1,5 >"$scratch/truth$length"
     done
     for seed in $(seq 1 20); do
         SAMPLER_SPARSITY=100 SAMPLER_SEED=$seed SAMPLER_SUBPATH_MAX=8 \
-            SAMPLER_FILE="$scratch/interp$seed.report" "$scratch/interp" >/dev/null
+            SAMPLER_FILE="$scratch/$program$seed.report" "$scratch/$program" >/dev/null
         for length in 4 8; do
-            subpath_rows "$scratch/interp" $length "$scratch/interp$seed.report" \
+            subpath_rows "$scratch/$program" $length "$scratch/$program$seed.report" \
                 >"$scratch/sampled$length.$seed"
         done
     done
     for length in 4 8; do
-        subpath_rows "$scratch/interp" $length "$scratch"/interp*.report \
+        subpath_rows "$scratch/$program" $length "$scratch"/$program[0-9]*.report \
             >"$scratch/combined$length"
         # The top 5 combined, among the 10 commonest (ties included).
         if python3 - "$scratch/truth$length" "$scratch/combined$length" <<'PY'
@@ -152,16 +155,16 @@ import sys
 truth = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
 counts = {b: float(c) for c, b in truth}
 tenth = sorted(counts.values(), reverse=True)[min(9, len(counts) - 1)]
-top = [l.rstrip("\n").split("\t")[3] for l in open(sys.argv[2])][:5]
+top = [l.rstrip("\n").split("\t")[4] for l in open(sys.argv[2])][:5]
 bad = [b for b in top if counts.get(b, 0) < tenth]
 if len(top) < 5 or bad:
     print("top 5:", top, "below the 10th count", tenth, ":", bad)
     sys.exit(1)
 PY
         then
-            pass "interp-found($length blocks)"
+            pass "$program-found($length blocks)"
         else
-            fail "interp-found($length blocks)"
+            fail "$program-found($length blocks)"
         fi
         if python3 - "$scratch/truth$length" "$scratch"/sampled$length.* >"$scratch/cover" <<'PY'
 import sys
@@ -170,7 +173,7 @@ runs = []
 for path in sys.argv[2:]:
     rows = {}
     for l in open(path):
-        e, lo, hi, b = l.rstrip("\n").split("\t")
+        e, lo, hi, _, b = l.rstrip("\n").split("\t")
         rows[b] = (float(lo), float(hi))
     runs.append(rows)
 ok = True
@@ -185,14 +188,15 @@ for count, blocks in truth:
 sys.exit(0 if ok else 1)
 PY
         then
-            pass "interp-bounds($length blocks): $(cut -d' ' -f1,3- "$scratch/cover" | awk '{print $(NF-2)}' | tr '\n' ' ')of 20"
+            pass "$program-bounds($length blocks): $(cut -d' ' -f1,3- "$scratch/cover" | awk '{print $(NF-2)}' | tr '\n' ' ')of 20"
         else
-            fail "interp-bounds($length blocks)" "$scratch/cover"
+            fail "$program-bounds($length blocks)" "$scratch/cover"
         fi
     done
 else
-    fail "build(interp)" "$scratch/build.err"
+    fail "build($program)" "$scratch/build.err"
 fi
+done
 
 # Fairness: the branch at line 24 of loop.c, true in 50000 of 100000.
 for schemes in branches branches,subpaths; do
@@ -260,7 +264,7 @@ if build_program threads -O2 "$scratch/threads" -pthread -fplugin-arg-sampler-sc
     # A crash in the middle of a subpath: the report at the signal has the
     # lists, and reads.
     (env $exact_env SAMPLER_SUBPATH_MAX=2 SAMPLER_FILE="$scratch/crash.report" \
-        "$scratch/threads" 3000 abort) 2>/dev/null
+        "$scratch/threads" 3000 abort; true) 2>/dev/null
     if grep -q '^exit	signal	6$' "$scratch/crash.report" 2>/dev/null &&
        count=$(subpath_rows "$scratch/threads" 2 "$scratch/crash.report" 2>"$scratch/err" |
                awk -F'\t' '$4 == "f:16 f:17" { print $1 }') &&

@@ -246,7 +246,7 @@ static int run_subpaths(const struct run_options *options)
             n_shown = subpaths_options.top;
         FILE *out = stdout;
         if (subpaths_options.format == SUBPATHS_CSV) {
-            fputs("rank,estimate,low,high,confidence,length,count,scale,file,blocks\n", out);
+            fputs("rank,estimate,low,high,confidence,length,count,scale,file,blocks,sites\n", out);
             for (size_t i = 0; i < n_shown; i++) {
                 const struct shown *s = &shown[i];
                 fprintf(out, "%zu,%.0f,%.0f,%.0f,%g,%u,%llu,%.6g,", i + 1, s->estimate, s->low,
@@ -264,7 +264,18 @@ static int run_subpaths(const struct run_options *options)
                     buffer_append(&blocks, line, strlen(line));
                 }
                 buffer_append(&blocks, "", 1);
-                csv_field(out, (const char *)blocks.data, true);
+                csv_field(out, (const char *)blocks.data, false);
+                /* Each block as the unit's signature and the site's index:
+                   two blocks on one line read the same as function:line.  */
+                size_t key_length = strlen(s->spelled->key);
+                char *sites = xstrdup(s->spelled->key);
+                if (key_length > 0)
+                    sites[key_length - 1] = '\0';   /* the last comma */
+                for (char *c = sites; *c; c++)
+                    if (*c == ',')
+                        *c = ' ';
+                csv_field(out, sites, true);
+                free(sites);
                 buffer_free(&blocks);
             }
         } else {
