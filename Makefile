@@ -207,10 +207,12 @@ check-torture-ci: all
 	$(TORTURE) --set "execute ieee" --levels "-O0 -O3" --o3-every 0 --sample 25
 	$(TORTURE) --set compile --sample 10
 
-# The predicate schemes' counts, and the values scheme's hot-lists.
+# The predicate schemes' counts, the values scheme's hot-lists, and the
+# subpaths scheme's hot subpaths.
 check-schemes: all
 	testsuite/schemes/run-scheme-tests.sh $(abspath $(B))
 	testsuite/values/run-values-tests.sh $(abspath $(B))
+	testsuite/subpaths/run-subpaths-tests.sh $(abspath $(B))
 
 # The paths scheme: exact path counts at sparsity 1, binomial bounds at
 # 100, hash tables, path limits (testsuite/paths/).

@@ -83,6 +83,7 @@ VARIANTS = {
                                  "-fplugin-arg-sampler-hotlist=1024"]),
     "paths": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=paths"]),
     "paths-br": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=paths," + BR]),
+    "subpaths": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=subpaths"]),
 }
 
 # How brs-trained's rates are trained: runs of brs on the small workload,
@@ -113,6 +114,9 @@ CONFIGS = [
     ("paths-100", "paths", "100"),
     ("paths-1", "paths", "1"),
     ("paths-br-1000", "paths-br", "1000"),
+    # Hot subpaths (docs/subpaths.md): every block a site.
+    ("subpaths-1000", "subpaths", "1000"),
+    ("subpaths-10000", "subpaths", "10000"),
 ]
 
 # The largest unit, compiled alone to measure the plugin's compile time and
@@ -131,6 +135,7 @@ TARGETS = [
     ("brs-trained-1000 geometric mean", 1.05),
     ("paths-1000 geometric mean", 1.08),
     ("paths-100 geometric mean", 1.15),
+    ("subpaths-1000 geometric mean", 1.10),
 ]
 
 
@@ -671,6 +676,10 @@ def targets(results):
         rows.append(("brs-0: geometric mean <= 1.03",
                      verdict(summary["wall"]["brs-0"], 1.03),
                      verdict(summary["instructions"].get("brs-0"), 1.03) if ins else "-"))
+    if have("subpaths-1000"):
+        rows.append(("subpaths-1000: geometric mean <= 1.10",
+                     verdict(summary["wall"]["subpaths-1000"], 1.10),
+                     verdict(summary["instructions"].get("subpaths-1000"), 1.10) if ins else "-"))
     if have("values-1000"):
         rows.append(("values-1000: geometric mean <= 1.10",
                      verdict(summary["wall"]["values-1000"], 1.10),

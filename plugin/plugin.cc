@@ -37,6 +37,8 @@ static const char help_rest[]
   "      pair on its own (pair)\n"
   "  -fplugin-arg-sampler-hotlist=K      values a values site's hot-list\n"
   "      holds (16)\n"
+  "  -fplugin-arg-sampler-subpath-max=2^N longest subpath, in blocks, a power\n"
+  "      of two from 2 to 1024 (2^8)\n"
   "  -fplugin-arg-sampler-pairs-constants also pair assignments with the\n"
   "      integer constants of the function\n"
   "  -fplugin-arg-sampler-region-limit=N most sites between two checks on\n"
@@ -132,7 +134,8 @@ sampler_help (void)
 static const char *const accepted_keys
   = "schemes, include-function, exclude-function, include-file, "
     "exclude-file, weightless, pairs-limit, pairs-sites, pairs-constants, hotlist, "
-    "region-limit, pad-limit, paths-array, paths-max, unsampled, rates, site-table, "
+    "subpath-max, region-limit, pad-limit, paths-array, paths-max, unsampled, rates, "
+    "site-table, "
     "verbose, dump, help";
 
 /* Parses a comma-separated list of scheme names into *BITS.  Returns false,
@@ -205,6 +208,7 @@ parse_arguments (struct plugin_name_args *info)
   sampler_opts.pairs_limit = 16;
   sampler_opts.pairs_per_pair = false;
   sampler_opts.hotlist = 16;
+  sampler_opts.subpath_max_log2 = 8;
   sampler_opts.region_limit = 0;
   sampler_opts.pad_limit = 16;
   sampler_opts.paths_array = 32;
@@ -292,6 +296,31 @@ parse_arguments (struct plugin_name_args *info)
 	    }
 	  else
 	    sampler_opts.hotlist = (unsigned) n;
+	}
+      else if (strcmp (key, "subpath-max") == 0)
+	{
+	  /* 2^N or its value, a power of two from 2 to 1024.  */
+	  char *end;
+	  long n = -1;
+	  if (value && value[0] == '2' && value[1] == '^' && ISDIGIT (value[2]))
+	    {
+	      long e = strtol (value + 2, &end, 10);
+	      if (!*end && e >= 1 && e <= 10)
+		n = 1L << e;
+	    }
+	  else if (value && ISDIGIT (*value))
+	    {
+	      n = strtol (value, &end, 10);
+	      if (*end)
+		n = -1;
+	    }
+	  if (n < 2 || n > 1024 || (n & (n - 1)) != 0)
+	    {
+	      bad_value (key, value, "a power of two from 2 to 1024 (2^1 to 2^10)");
+	      ok = false;
+	    }
+	  else
+	    sampler_opts.subpath_max_log2 = (unsigned) exact_log2 (n);
 	}
       else if (strcmp (key, "region-limit") == 0
 	       || strcmp (key, "pad-limit") == 0)

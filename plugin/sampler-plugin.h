@@ -36,6 +36,8 @@ struct sampler_options
      form), rather than one visit per assignment for all its pairs.  */
   bool pairs_per_pair;
   unsigned hotlist;		/* Hot-list capacity of a values site.  */
+  /* The longest subpath is 2^subpath_max_log2 blocks (subpaths).  */
+  unsigned subpath_max_log2;
   /* Most sites a region may have before another check splits it (0: no
      limit).  */
   int region_limit;

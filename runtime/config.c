@@ -74,6 +74,24 @@ static void set_off(struct sampler_config *config)
     memcpy(config->report_file, SAMPLER_DEFAULT_REPORT_FILE,
            sizeof SAMPLER_DEFAULT_REPORT_FILE);
     config->interval = 0;
+    config->subpath_memory = SAMPLER_SUBPATH_MEMORY_DEFAULT;
+    config->subpath_max_log2 = 0;
+    config->subpath_all_lengths = false;
+}
+
+/* A power of two from 2 to 2^SAMPLER_SUBPATH_MAX_LOG2, as its log2.  */
+static bool parse_subpath_max(const char *text, unsigned *log2)
+{
+    uint64_t value;
+
+    if (!parse_decimal(text, UINT64_C(1) << SAMPLER_SUBPATH_MAX_LOG2, &value))
+        return false;
+    for (unsigned n = 1; n <= SAMPLER_SUBPATH_MAX_LOG2; n++)
+        if (value == UINT64_C(1) << n) {
+            *log2 = n;
+            return true;
+        }
+    return false;
 }
 
 int sampler_config_parse(const struct sampler_environment *env,
@@ -152,6 +170,42 @@ int sampler_config_parse(const struct sampler_environment *env,
                              env->interval, expected);
         }
     }
+    if (env->subpath_memory != NULL && env->subpath_memory[0] != '\0') {
+        if (parse_decimal(env->subpath_memory, SAMPLER_SUBPATH_MEMORY_MAX, &value)
+            && value >= SAMPLER_SUBPATH_MEMORY_MIN) {
+            parsed.subpath_memory = (unsigned long)value;
+        } else {
+            valid = false;
+            snprintf(expected, sizeof expected,
+                     "a number of bytes from %lu to %lu",
+                     SAMPLER_SUBPATH_MEMORY_MIN, SAMPLER_SUBPATH_MEMORY_MAX);
+            report_bad_value(err, errlen, &used, "SAMPLER_SUBPATH_MEMORY",
+                             env->subpath_memory, expected);
+        }
+    }
+    if (env->subpath_max != NULL && env->subpath_max[0] != '\0') {
+        if (!parse_subpath_max(env->subpath_max, &parsed.subpath_max_log2)) {
+            valid = false;
+            snprintf(expected, sizeof expected,
+                     "a power of two from 2 to %lu",
+                     1UL << SAMPLER_SUBPATH_MAX_LOG2);
+            report_bad_value(err, errlen, &used, "SAMPLER_SUBPATH_MAX",
+                             env->subpath_max, expected);
+        }
+    }
+    if (env->subpath_lengths != NULL && env->subpath_lengths[0] != '\0') {
+        if (strcmp(env->subpath_lengths, "osp") == 0) {
+            parsed.subpath_all_lengths = false;
+        } else if (strcmp(env->subpath_lengths, "all") == 0) {
+            parsed.subpath_all_lengths = true;
+        } else {
+            valid = false;
+            report_bad_value(err, errlen, &used, "SAMPLER_SUBPATH_LENGTHS",
+                             env->subpath_lengths,
+                             "'osp' (2^n with probability 2^-n) or 'all' "
+                             "(every length from each start)");
+        }
+    }
 
     if (!valid)
         set_off(&parsed);
@@ -222,6 +276,9 @@ void sampler_config_from_environment(struct sampler_config *out)
         .file = getenv("SAMPLER_FILE"),
         .report_fd = getenv("SAMPLER_REPORT_FD"),
         .interval = getenv("SAMPLER_INTERVAL"),
+        .subpath_memory = getenv("SAMPLER_SUBPATH_MEMORY"),
+        .subpath_max = getenv("SAMPLER_SUBPATH_MAX"),
+        .subpath_lengths = getenv("SAMPLER_SUBPATH_LENGTHS"),
     };
 
     if (sampler_config_parse(&env, out, err, sizeof err) != 0) {

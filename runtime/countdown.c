@@ -28,6 +28,8 @@
 SAMPLER_EXPORT __thread long __sampler_countdown
     __attribute__((tls_model("initial-exec"))) = 0;
 
+__thread long sampler_held_countdown __attribute__((tls_model("initial-exec")));
+
 /* The sparsity in effect, and how many times sampler_set_sparsity changed
    it: a stream drawn at another generation is redrawn.  */
 static atomic_long current_sparsity;
@@ -281,6 +283,7 @@ __thread struct sampler_stream *sampler_thread_stream
 
 static void release_thread_stream(void *stream)
 {
+    sampler_subpaths_cut();
     sampler_thread_stream = NULL;
     sampler_stream_free(stream);
 }
@@ -395,6 +398,12 @@ SAMPLER_PRESERVING uint64_t sampler_thread_random64(void)
 
 SAMPLER_EXPORT SAMPLER_PRESERVING long __sampler_thread_start_preserving(void)
 {
+    /* Instrumented code calls this where it finds the countdown at 0 on
+       its way into a slow copy.  A thread recording a subpath holds it at
+       0 (sampler_held_countdown): it stays there, and no countdown is
+       drawn.  */
+    if (sampler_held_countdown != 0)
+        return 0;
     return thread_start_preserving();
 }
 
@@ -418,8 +427,13 @@ SAMPLER_EXPORT int sampler_set_sparsity(long sparsity)
     atomic_fetch_add_explicit(&sampler_sparsity_generation, 1, memory_order_release);
     /* The calling thread at once: instrumented code reads the countdown
        where it is.  */
-    if (sampler_thread_stream != NULL)
-        SAMPLER_COUNTDOWN = thread_stream_next(sampler_thread_stream);
+    if (sampler_thread_stream != NULL) {
+        long next = thread_stream_next(sampler_thread_stream);
+        if (sampler_held_countdown != 0)
+            sampler_held_countdown = next;
+        else
+            SAMPLER_COUNTDOWN = next;
+    }
     return 0;
 }
 

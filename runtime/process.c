@@ -66,6 +66,7 @@ static void fork_child(void)
     sampler_signals_fork_child();
     sampler_units_unlock();
     sampler_units_zero();
+    sampler_subpaths_fork_child();
     sampler_interval_start(&process_config);
 }
 

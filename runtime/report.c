@@ -267,6 +267,7 @@ struct report_context {
     const char *program;
     bool first_unit;
     const char *object;   /* of the last unit written */
+    unsigned long units;  /* written so far */
 };
 
 static void output_unit(const struct __sampler_unit *unit, const char *object,
@@ -293,6 +294,7 @@ static void output_unit(const struct __sampler_unit *unit, const char *object,
     output_char(out, '\t');
     output_field(out, unit->source != NULL ? unit->source : "");
     output_char(out, '\n');
+    context->units++;
 
     for (unsigned site = 0; site < unit->n_sites; site++) {
         unsigned first = unit->site_offsets[site];
@@ -329,6 +331,76 @@ static void output_loaded_object(const struct sampler_loaded_object *object, voi
     output_char(out, '\t');
     output_field(out, object->name != NULL ? object->name : context->program);
     output_char(out, '\n');
+}
+
+/* ---- Subpaths ------------------------------------------------------------
+
+   Each thread's subpath hot-list (runtime/schemes/subpaths.c) follows the
+   units: a `subpaths' record, then a `subpath' record per entry with a
+   count, its blocks named by the unit's place among the report's unit
+   records and the site's index.  */
+
+static bool spell_block(unsigned long long block, unsigned long units,
+                        unsigned long *unit, unsigned *site)
+{
+    return sampler_units_find_counter((const unsigned long long *)(uintptr_t)block,
+                                      unit, site)
+           && *unit < units;
+}
+
+static void output_subpath_list(const struct sampler_subpath_list *list, void *data)
+{
+    struct report_context *context = data;
+    struct output *out = context->out;
+    struct sampler_subpath_figures figures;
+    /* Under the report lock: static, not on a signal stack.  */
+    static unsigned long units[1 << SAMPLER_SUBPATH_MAX_LOG2];
+    static unsigned sites[1 << SAMPLER_SUBPATH_MAX_LOG2];
+
+    sampler_subpath_list_figures(list, &figures);
+    output_text(out, "subpaths\t");
+    output_decimal(out, 1ULL << figures.max_log2);
+    output_text(out, figures.all_lengths ? "\tall\t" : "\tosp\t");
+    output_decimal(out, figures.offered);
+    output_char(out, '\t');
+    output_decimal(out, figures.tau_log2);
+    output_char(out, '\t');
+    output_decimal(out, figures.capacity);
+    /* Dropped: hash collisions, and the counts of entries whose blocks
+       cannot be named (a unit registered after the report's units).  */
+    unsigned long long dropped = figures.dropped;
+    for (unsigned long i = 0; i < figures.capacity; i++) {
+        unsigned long long count;
+        unsigned long length;
+        const unsigned long long *blocks = sampler_subpath_entry(list, i, &count, &length);
+        for (unsigned long b = 0; blocks != NULL && b < length; b++)
+            if (!spell_block(blocks[b], context->units, &units[b], &sites[b])) {
+                dropped += count;
+                break;
+            }
+    }
+    output_char(out, '\t');
+    output_decimal(out, dropped);
+    output_char(out, '\n');
+    for (unsigned long i = 0; i < figures.capacity; i++) {
+        unsigned long long count;
+        unsigned long length;
+        const unsigned long long *blocks = sampler_subpath_entry(list, i, &count, &length);
+        bool whole = blocks != NULL;
+        for (unsigned long b = 0; whole && b < length; b++)
+            whole = spell_block(blocks[b], context->units, &units[b], &sites[b]);
+        if (!whole)
+            continue;
+        output_text(out, "subpath\t");
+        output_decimal(out, count);
+        for (unsigned long b = 0; b < length; b++) {
+            output_char(out, '\t');
+            output_decimal(out, units[b]);
+            output_char(out, ':');
+            output_decimal(out, sites[b]);
+        }
+        output_char(out, '\n');
+    }
 }
 
 static const char *program_path(void)
@@ -400,6 +472,7 @@ static void output_report(struct output *out, const struct sampler_config *confi
     if (atomic_load_explicit(&sampler_indirect_targets_seen, memory_order_relaxed))
         sampler_loaded_objects_visit(output_loaded_object, &context);
     sampler_units_visit(output_unit, &context);
+    sampler_subpath_lists_visit(output_subpath_list, &context);
     output_text(out, "end\n");
     output_flush(out);
 }
@@ -911,6 +984,7 @@ SAMPLER_EXPORT int sampler_write_report(void)
 static void start_new_sequence(void)
 {
     sampler_units_zero();
+    sampler_subpaths_zero();
     sequence.resets++;
     sequence.has_previous = false;
     sequence.final = false;

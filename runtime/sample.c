@@ -21,15 +21,15 @@ SAMPLER_EXPORT SAMPLER_PRESERVING void __sampler_count(unsigned long long *count
 {
     UNLESS_FIRST_VISIT_OF_THREAD(sampler_started_out_of_line_preserving);
     bump(counters, index);
-    SAMPLER_COUNTDOWN = sampler_countdown_next_preserving();
+    SAMPLER_SET_COUNTDOWN(sampler_countdown_next_preserving());
 }
 
 SAMPLER_EXPORT SAMPLER_PRESERVING void __sampler_skip(void)
 {
-    long c = started_preserving(SAMPLER_COUNTDOWN);
+    long c = started_preserving(SAMPLER_COUNTDOWN_SEEN());
     while (c <= 0)
         c += sampler_countdown_next_preserving();
-    SAMPLER_COUNTDOWN = c;
+    SAMPLER_SET_COUNTDOWN(c);
 }
 
 #if defined(__x86_64__)

@@ -90,15 +90,46 @@ sampler_started_out_of_line_preserving(long c);
 
 /* For the single sites, which instrumented code calls at a countdown of
    0: in a thread that had not started, the countdown left after the
-   visit, when that is not the sampled one.  */
+   visit, when that is not the sampled one.  In a thread recording a
+   subpath (sampler_held_countdown, runtime/schemes/subpaths.c), every
+   visit calls, at a countdown of -k: the visit counts off the held
+   countdown, and returns unless that runs out.  A sample function that
+   gets past this sets the next countdown with SAMPLER_SET_COUNTDOWN.  */
 #define UNLESS_FIRST_VISIT_OF_THREAD(start)                                  \
     do {                                                                     \
-        if (__builtin_expect(sampler_thread_stream == NULL, 0)) {            \
+        if (__builtin_expect(sampler_held_countdown != 0, 0)) {              \
+            long left = sampler_held_countdown + SAMPLER_COUNTDOWN;          \
+            if (left > 0) {                                                  \
+                sampler_held_countdown = left;                               \
+                SAMPLER_COUNTDOWN = 0;                                       \
+                return;                                                      \
+            }                                                                \
+            SAMPLER_COUNTDOWN = left;                                        \
+        } else if (__builtin_expect(sampler_thread_stream == NULL, 0)) {     \
             long left = start(SAMPLER_COUNTDOWN);                            \
             if (left > 0) {                                                  \
                 SAMPLER_COUNTDOWN = left;                                    \
                 return;                                                      \
             }                                                                \
+        }                                                                    \
+    } while (0)
+
+/* The countdown a sample function sees: the held one, while the thread
+   records a subpath, less the visits instrumented code took off the
+   countdown it sees (held at 0).  */
+#define SAMPLER_COUNTDOWN_SEEN() (SAMPLER_COUNTDOWN + sampler_held_countdown)
+
+/* Sets the thread's next countdown C (>= 1) at the end of a sample
+   function: the held one while the thread records a subpath, the one
+   instrumented code sees otherwise.  */
+#define SAMPLER_SET_COUNTDOWN(c)                                             \
+    do {                                                                     \
+        long next_ = (c);                                                    \
+        if (__builtin_expect(sampler_held_countdown != 0, 0)) {              \
+            sampler_held_countdown = next_;                                  \
+            SAMPLER_COUNTDOWN = 0;                                           \
+        } else {                                                             \
+            SAMPLER_COUNTDOWN = next_;                                       \
         }                                                                    \
     } while (0)
 

@@ -114,6 +114,10 @@ void __sampler_indirect_call(unsigned long long *slots, unsigned long long targe
    IN_ARRAY, else a hash table (runtime/schemes/paths.c).  */
 void __sampler_path(unsigned long long *slots, unsigned long long path,
                     unsigned long capacity, unsigned long in_array);
+/* A block (subpaths scheme): a sampled visit starts a subpath of at most
+   2^MAX_LOG2 blocks; while the thread records one, every site visit of the
+   thread calls the runtime (runtime/schemes/subpaths.c).  */
+void __sampler_subpath_block(unsigned long long *counters, unsigned long max_log2);
 /* The k scalar-pairs sites of an assignment, one visit for them all
    (the plugin's default, pairs-sites=assignment): every pair is
    compared.  VALUES[0] is the value assigned, VALUES[1] to VALUES[k]

@@ -43,7 +43,21 @@ struct sampler_config {
        resolved it against the starting directory.  */
     char report_file[SAMPLER_PATH_MAX];
     long interval;   /* SAMPLER_INTERVAL: seconds between interim reports; 0: none */
+    /* subpaths (runtime/schemes/subpaths.c): SAMPLER_SUBPATH_MEMORY, the
+       bytes of a thread's subpath state; SAMPLER_SUBPATH_MAX as log2 of
+       the longest subpath (0: the plugin's -fplugin-arg-sampler-subpath-max);
+       SAMPLER_SUBPATH_LENGTHS=all: every length from each start.  */
+    unsigned long subpath_memory;
+    unsigned subpath_max_log2;
+    bool subpath_all_lengths;
 };
+
+/* SAMPLER_SUBPATH_MEMORY: default and bounds, in bytes.  */
+#define SAMPLER_SUBPATH_MEMORY_DEFAULT 65536UL
+#define SAMPLER_SUBPATH_MEMORY_MIN 16384UL
+#define SAMPLER_SUBPATH_MEMORY_MAX (1UL << 30)
+/* The longest subpath is 2^SAMPLER_SUBPATH_MAX_LOG2 blocks at most.  */
+#define SAMPLER_SUBPATH_MAX_LOG2 10
 
 /* The values of the variables that configure a run; NULL means unset.  */
 struct sampler_environment {
@@ -52,6 +66,9 @@ struct sampler_environment {
     const char *file;        /* SAMPLER_FILE */
     const char *report_fd;   /* SAMPLER_REPORT_FD */
     const char *interval;    /* SAMPLER_INTERVAL */
+    const char *subpath_memory;   /* SAMPLER_SUBPATH_MEMORY */
+    const char *subpath_max;      /* SAMPLER_SUBPATH_MAX */
+    const char *subpath_lengths;  /* SAMPLER_SUBPATH_LENGTHS */
 };
 
 /* Parses the variables' values.  Returns 0 when all are valid.  Otherwise
@@ -196,6 +213,47 @@ extern atomic_uint sampler_sparsity_generation;
    sample functions (hot-lists).  Callable from SAMPLER_PRESERVING code.  */
 SAMPLER_PRESERVING uint64_t sampler_thread_random64(void);
 
+/* While the thread records a subpath (runtime/schemes/subpaths.c), its
+   real countdown, >= 1, and the countdown instrumented code sees is held
+   at 0, so that every check takes the slow copy and every site visit
+   calls the runtime; 0 otherwise.  */
+extern __thread long sampler_held_countdown __attribute__((tls_model("initial-exec")));
+
+/* subpaths: the calling thread stops recording (its pending subpaths are
+   cut) and gives its countdown back to instrumented code.  */
+void sampler_subpaths_cut(void);
+/* subpaths: in the child after fork, the calling thread's recording is
+   cut and every thread's hot-list emptied; the other threads' states are
+   free for new threads.  */
+void sampler_subpaths_fork_child(void);
+/* subpaths: every hot-list emptied (sampler_reset).  */
+void sampler_subpaths_zero(void);
+
+/* subpaths: a thread's state as the report writes it.  */
+struct sampler_subpath_list;
+/* Calls VISIT on each thread's subpath list that has observed anything
+   (lock-free, async-signal-safe).  */
+void sampler_subpath_lists_visit(void (*visit)(const struct sampler_subpath_list *list,
+                                               void *context),
+                                 void *context);
+/* The list's figures: log2 of its longest subpath, whether it records every
+   length, subpaths offered, tau-log2, subpaths dropped (hash collisions),
+   its capacity.  */
+struct sampler_subpath_figures {
+    unsigned max_log2;
+    bool all_lengths;
+    unsigned long long offered, tau_log2, dropped;
+    unsigned long capacity;
+};
+void sampler_subpath_list_figures(const struct sampler_subpath_list *list,
+                                  struct sampler_subpath_figures *figures);
+/* Entry I's count and blocks (counter addresses, *LENGTH of them; NULL when
+   the entry is free or its blocks are not whole).  */
+const unsigned long long *sampler_subpath_entry(const struct sampler_subpath_list *list,
+                                                unsigned long i,
+                                                unsigned long long *count,
+                                                unsigned long *length);
+
 /* sampler_countdown_next for SAMPLER_PRESERVING code, when the bank is
    empty, stale or not there yet (drawing takes floating point).  */
 SAMPLER_PRESERVING long sampler_countdown_refill_preserving(void);
@@ -259,6 +317,12 @@ void sampler_quote(const char *value, size_t max, char *quoted);
 void sampler_warn(const char *message);
 
 /* ---- Units --------------------------------------------------------------- */
+
+/* The unit whose counters, as registered, hold COUNTER as a site's first:
+   its place in sampler_units_visit's order and the site.  Lock-free and
+   async-signal-safe.  */
+bool sampler_units_find_counter(const unsigned long long *counter, unsigned long *ordinal,
+                                unsigned *site);
 
 /* Calls visit on every registered unit, in registration order, each once,
    with the name of the loaded object it belongs to (NULL: the program

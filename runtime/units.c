@@ -32,6 +32,9 @@ struct unit_node {
        runtime's copy of it; NULL if that copy could not be made.  */
     struct __sampler_unit *_Atomic unit;
     const char *object;                  /* NULL: the program itself */
+    /* The counters as registered, which instrumented code addresses (the
+       subpaths' blocks are their addresses) also once unregistered.  */
+    const unsigned long long *origin;
     bool unregistered;                   /* under registry_lock */
     struct unit_node *_Atomic next;
 };
@@ -343,6 +346,7 @@ static void register_valid_unit(struct __sampler_unit *unit)
         return;
     }
     node->descriptor = unit;
+    node->origin = unit->counters;
     atomic_init(&node->unit, unit);
     node->object = object.name;
     node->unregistered = false;
@@ -470,6 +474,42 @@ void sampler_units_visit(void (*visit)(const struct __sampler_unit *unit,
         if (unit != NULL)
             visit(unit, node->object, context);
     }
+}
+
+bool sampler_units_find_counter(const unsigned long long *counter, unsigned long *ordinal,
+                                unsigned *site)
+{
+    unsigned long n = 0;
+
+    for (struct unit_node *node = atomic_load_explicit(&registry_head,
+                                                       memory_order_acquire);
+         node != NULL;
+         node = atomic_load_explicit(&node->next, memory_order_acquire)) {
+        const struct __sampler_unit *unit
+            = atomic_load_explicit(&node->unit, memory_order_acquire);
+        if (unit == NULL)
+            continue;
+        if (counter >= node->origin && counter < node->origin + unit->n_counters) {
+            unsigned offset = (unsigned)(counter - node->origin);
+            unsigned low = 0, high = unit->n_sites;
+            /* The site whose counters start at offset.  */
+            while (low < high) {
+                unsigned middle = low + (high - low) / 2;
+                if (unit->site_offsets[middle] < offset)
+                    low = middle + 1;
+                else
+                    high = middle;
+            }
+            if (low < unit->n_sites && unit->site_offsets[low] == offset) {
+                *ordinal = n;
+                *site = low;
+                return true;
+            }
+            return false;
+        }
+        n++;
+    }
+    return false;
 }
 
 /* Only the counters that are not zero are written: in the child of a

@@ -151,7 +151,7 @@ SAMPLER_EXPORT void __sampler_bounds_signed(unsigned long long *slots,
 {
     UNLESS_FIRST_VISIT_OF_THREAD(started);
     __sampler_observe_signed(slots, value);
-    SAMPLER_COUNTDOWN = sampler_countdown_next();
+    SAMPLER_SET_COUNTDOWN(sampler_countdown_next());
 }
 
 SAMPLER_EXPORT void __sampler_bounds_unsigned(unsigned long long *slots,
@@ -159,12 +159,12 @@ SAMPLER_EXPORT void __sampler_bounds_unsigned(unsigned long long *slots,
 {
     UNLESS_FIRST_VISIT_OF_THREAD(started);
     __sampler_observe_unsigned(slots, value);
-    SAMPLER_COUNTDOWN = sampler_countdown_next();
+    SAMPLER_SET_COUNTDOWN(sampler_countdown_next());
 }
 
 SAMPLER_EXPORT void __sampler_bounds_double(unsigned long long *slots, double value)
 {
     UNLESS_FIRST_VISIT_OF_THREAD(started);
     __sampler_observe_double(slots, value);
-    SAMPLER_COUNTDOWN = sampler_countdown_next();
+    SAMPLER_SET_COUNTDOWN(sampler_countdown_next());
 }

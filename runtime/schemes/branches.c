@@ -10,5 +10,5 @@ SAMPLER_EXPORT SAMPLER_PRESERVING void __sampler_branch(unsigned long long *coun
 {
     UNLESS_FIRST_VISIT_OF_THREAD(sampler_started_out_of_line_preserving);
     bump(counters, outcome != 0);
-    SAMPLER_COUNTDOWN = sampler_countdown_next_preserving();
+    SAMPLER_SET_COUNTDOWN(sampler_countdown_next_preserving());
 }

@@ -53,5 +53,5 @@ SAMPLER_EXPORT void __sampler_float_kind(unsigned long long *counters,
 {
     UNLESS_FIRST_VISIT_OF_THREAD(started);
     __sampler_observe_float_kind(counters, value, source_type);
-    SAMPLER_COUNTDOWN = sampler_countdown_next();
+    SAMPLER_SET_COUNTDOWN(sampler_countdown_next());
 }

@@ -96,12 +96,24 @@ SAMPLER_EXPORT SAMPLER_PRESERVING void
 __sampler_pairs_signed(unsigned long long *counters, unsigned long k,
                        const long long *values)
 {
-    SAMPLER_COUNTDOWN = pairs_signed(counters, SAMPLER_COUNTDOWN, k, values);
+    long c = SAMPLER_COUNTDOWN_SEEN();
+    /* While the thread records a subpath: none of the k visits sampled.  */
+    if (c > 0) {
+        SAMPLER_SET_COUNTDOWN(c);
+        return;
+    }
+    SAMPLER_SET_COUNTDOWN(pairs_signed(counters, c, k, values));
 }
 
 SAMPLER_EXPORT SAMPLER_PRESERVING void
 __sampler_pairs_unsigned(unsigned long long *counters, unsigned long k,
                          const unsigned long long *values)
 {
-    SAMPLER_COUNTDOWN = pairs_unsigned(counters, SAMPLER_COUNTDOWN, k, values);
+    long c = SAMPLER_COUNTDOWN_SEEN();
+    /* While the thread records a subpath: none of the k visits sampled.  */
+    if (c > 0) {
+        SAMPLER_SET_COUNTDOWN(c);
+        return;
+    }
+    SAMPLER_SET_COUNTDOWN(pairs_unsigned(counters, c, k, values));
 }

@@ -24,7 +24,7 @@
 #   plain    gcc -OL -w -I/usr/include/csmith prog.c
 #   sampler  sampler-gcc -OL -w ALL -I/usr/include/csmith prog.c
 # (ALL = -fplugin-arg-sampler-schemes=checks,branches,returns,scalar-pairs,
-# float-kinds,function-entries,bounds,values,sizes,indirect-calls,paths).  csmith's runtime header comes with
+# float-kinds,function-entries,bounds,values,sizes,indirect-calls,paths,subpaths).  csmith's runtime header comes with
 # -I, not -isystem, so its safe-math functions are instrumented as well.
 # The plain run has CSMITH_RUN_TIMEOUT seconds (default 5); a program whose
 # plain build or run fails or times out is skipped (csmith sometimes writes
@@ -44,7 +44,7 @@
 
 set -u
 
-ALL_SCHEMES=checks,branches,returns,scalar-pairs,float-kinds,function-entries,bounds,values,sizes,indirect-calls,paths
+ALL_SCHEMES=checks,branches,returns,scalar-pairs,float-kinds,function-entries,bounds,values,sizes,indirect-calls,paths,subpaths
 CSMITH_INCLUDE=${CSMITH_INCLUDE:-/usr/include/csmith}
 
 # ---------------------------------------------------------------------------

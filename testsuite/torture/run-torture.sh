@@ -28,7 +28,7 @@
 # (about 5 s); they never go into the repository.
 #
 # What is tested (ALL = -fplugin-arg-sampler-schemes=checks,branches,returns,
-# scalar-pairs,float-kinds,function-entries,bounds,values,sizes,indirect-calls,paths):
+# scalar-pairs,float-kinds,function-entries,bounds,values,sizes,indirect-calls,paths,subpaths):
 #
 #   execute/*.c  plain      gcc -OL -w OPTS T.c -lm, run
 #                sampler    sampler-gcc -OL -w -fchecking ALL OPTS T.c -lm,
@@ -92,7 +92,7 @@
 set -u
 shopt -s nullglob
 
-ALL_SCHEMES=checks,branches,returns,scalar-pairs,float-kinds,function-entries,bounds,values,sizes,indirect-calls,paths
+ALL_SCHEMES=checks,branches,returns,scalar-pairs,float-kinds,function-entries,bounds,values,sizes,indirect-calls,paths,subpaths
 TARGET_TRIPLET=x86_64-pc-linux-gnu
 
 # ---------------------------------------------------------------------------

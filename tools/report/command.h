@@ -30,6 +30,7 @@ extern const struct command export_command;
 extern const struct command values_command;
 extern const struct command rates_command;
 extern const struct command paths_command;
+extern const struct command subpaths_command;
 
 /* "sampler-report: MESSAGE" and the command's one-line usage on stderr;
    returns EXIT_BAD_INPUT.  */

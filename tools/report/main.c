@@ -15,6 +15,7 @@ static const struct command *const commands[] = {
     &values_command,
     &rates_command,
     &paths_command,
+    &subpaths_command,
 };
 
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
