@@ -122,13 +122,23 @@ static inline SAMPLER_PRESERVING void hot_unlock(unsigned long long *slots)
     atomic_store_explicit(HOT_SLOT(slots, HOT_LOCK), 0, memory_order_release);
 }
 
+/* A coin of 2^-J out of line, for the rare toss of a visit that found tau
+   raised by another thread between its toss and the lock.  */
+static __attribute__((noinline, unused)) SAMPLER_PRESERVING bool hot_coin_out_of_line(unsigned j)
+{
+    return sampler_thread_coin(j);
+}
+
 /* VALUE, held by no entry with a count (HOLDER: the free entry that holds
    it, or -1), is to enter a list whose tau is 2^J: into HOLDER, or the
    first free entry, if CLAIM lets it; else tau doubles and every count is
    thinned, the value's own unit too, until it enters or its unit is gone
    (or tau is at its greatest: then it is dropped).  Under the lock.
-   Returns the entry it entered, or -1.  */
-static inline __attribute__((always_inline)) SAMPLER_PRESERVING long
+   Returns the entry it entered, or -1.  Out of line, as the rarer case (a
+   value seen for the first time since it last left), so that the common
+   ones save fewer registers: a preserving function saves every register
+   it uses, and a call to another preserving one clobbers none.  */
+static __attribute__((noinline, unused)) SAMPLER_PRESERVING long
 hot_enter(unsigned long long *slots, unsigned long capacity, unsigned long long value,
           long holder, unsigned j, hot_claim_hook claim, void *context)
 {
@@ -177,7 +187,7 @@ hot_observe(unsigned long long *slots, unsigned long capacity, unsigned long lon
         return -1;
     /* Tau may have grown since the toss: toss for the difference.  */
     unsigned now = (unsigned)HOT_LOAD(slots, HOT_TAU_LOG2);
-    if (now > j && !sampler_thread_coin(now - j)) {
+    if (__builtin_expect(now > j, 0) && !hot_coin_out_of_line(now - j)) {
         hot_unlock(slots);
         return -1;
     }

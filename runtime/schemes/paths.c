@@ -81,5 +81,5 @@ SAMPLER_EXPORT SAMPLER_PRESERVING void __sampler_path(unsigned long long *slots,
 {
     UNLESS_FIRST_VISIT_OF_THREAD(sampler_started_out_of_line_preserving);
     observe_path(slots, path, capacity, in_array);
-    SAMPLER_COUNTDOWN = sampler_countdown_next_preserving();
+    SAMPLER_SET_COUNTDOWN(sampler_countdown_next_preserving());
 }

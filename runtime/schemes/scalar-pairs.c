@@ -14,7 +14,7 @@
         for (unsigned long i = 0; i < (k); i++)                              \
             bump(counters, 3 * i + THREE_WAY((type)(values)[0],              \
                                              (type)(values)[i + 1]));        \
-        SAMPLER_COUNTDOWN = sampler_countdown_next_preserving();             \
+        SAMPLER_SET_COUNTDOWN(sampler_countdown_next_preserving());         \
     } while (0)
 
 SAMPLER_EXPORT SAMPLER_PRESERVING void

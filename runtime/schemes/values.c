@@ -6,34 +6,6 @@
    and its analysis.  */
 #include "hot-list.h"
 
-/* Under the lock: VALUE, in no entry, takes a free one, or makes room.
-   Out of line, as the rarer case (a value seen for the first time since
-   it last left), so that the common ones save fewer registers: a
-   preserving function saves every register it uses, and a call to
-   another preserving one clobbers none.  */
-static __attribute__((noinline)) SAMPLER_PRESERVING void
-insert_value(unsigned long long *slots, unsigned long long value, unsigned long capacity,
-             unsigned j)
-{
-    long free_entry = -1;
-    for (unsigned long i = 0; i < capacity && free_entry < 0; i++)
-        if (LOAD(slots, HOT_ENTRIES + 2 * i + 1) == 0)
-            free_entry = (long)i;
-    if (free_entry >= 0) {
-        STORE(slots, HOT_ENTRIES + 2 * free_entry, value);
-        STORE(slots, HOT_ENTRIES + 2 * free_entry + 1, 1);
-    } else {
-        make_room(slots, capacity, value, j);
-    }
-}
-
-/* A coin of 2^-J out of line, for the rare toss of a visit that found tau
-   raised by another thread between its toss and the lock.  */
-static __attribute__((noinline)) SAMPLER_PRESERVING bool coin_out_of_line(unsigned j)
-{
-    return coin(j);
-}
-
 /* Records one sampled visit of a site with CAPACITY entries that saw
    VALUE.  */
 static inline __attribute__((always_inline)) SAMPLER_PRESERVING void
@@ -70,5 +42,5 @@ __sampler_indirect_call(unsigned long long *slots, unsigned long long target,
     if (!atomic_load_explicit(&sampler_indirect_targets_seen, memory_order_relaxed))
         atomic_store_explicit(&sampler_indirect_targets_seen, true, memory_order_relaxed);
     observe_value(slots, target, capacity);
-    SAMPLER_COUNTDOWN = sampler_countdown_next_preserving();
+    SAMPLER_SET_COUNTDOWN(sampler_countdown_next_preserving());
 }
