@@ -68,6 +68,9 @@ struct sampler_subpath_list {
 static _Atomic(struct sampler_subpath_list *) all_lists;
 static __thread struct sampler_subpath_list *thread_list
     __attribute__((tls_model("initial-exec")));
+/* The thread could not have a list (no memory, or too little): it stops
+   asking.  */
+static __thread bool thread_without_list __attribute__((tls_model("initial-exec")));
 /* The site's max_log2, for make_thread_list.  */
 static __thread unsigned wanted_max_log2 __attribute__((tls_model("initial-exec")));
 
@@ -332,7 +335,7 @@ __sampler_subpath_block(unsigned long long *counters, unsigned long max_log2)
     bool usable = list == NULL || !list->busy;
     if (c <= 0) {
         bump(counters, 0);
-        if (list == NULL) {
+        if (list == NULL && !thread_without_list) {
             wanted_max_log2 = max_log2 >= 1 && max_log2 <= SAMPLER_SUBPATH_MAX_LOG2
                                   ? (unsigned)max_log2 : 8;
 #if defined(__x86_64__)
@@ -342,6 +345,7 @@ __sampler_subpath_block(unsigned long long *counters, unsigned long max_log2)
             list = (struct sampler_subpath_list *)(uintptr_t)make_thread_list();
 #endif
             thread_list = list;
+            thread_without_list = list == NULL;
         }
         if (list != NULL && usable)
             start(list);

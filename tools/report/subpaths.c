@@ -184,9 +184,14 @@ struct shown {
     double scale, estimate, low, high;
 };
 
+/* Surely hot first: by the lower bound, then the estimate.  A subpath
+   seen once has a large estimate when long subpaths are rare (a scale of
+   tau * sparsity * 2^n), and a lower bound of 0.  */
 static int by_estimate(const void *pa, const void *pb)
 {
     const struct shown *a = pa, *b = pb;
+    if (a->low != b->low)
+        return a->low > b->low ? -1 : 1;
     if (a->estimate != b->estimate)
         return a->estimate > b->estimate ? -1 : 1;
     return strcmp(a->spelled->key, b->spelled->key);
@@ -372,8 +377,8 @@ const struct command subpaths_command = {
     .synopsis = "INPUT... [--binary FILE]... [--sites FILE]... [--top=N] [--length=L] "
                 "[--confidence=P] [--format=text|csv]",
     .summary = "Show the hot subpaths of the subpaths scheme, combined over every thread and\n"
-               "run, hottest first: each one's estimated count with its Chernoff bounds and\n"
-               "its blocks as function:line.",
+               "run, surely hottest first (by the lower bound): each one's estimated count\n"
+               "with its Chernoff bounds and its blocks as function:line.",
     .options =
         RUN_OPTIONS_HELP
         "  --top=N          subpaths shown, 1 to 100000 (10)\n"
