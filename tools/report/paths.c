@@ -4,6 +4,7 @@
    source lines and branch directions from the program's path table
    (docs/paths.md).  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,8 @@ struct function_paths {
     double traversals;
     struct path_total *paths;
     size_t n_paths, capacity;
+    size_t *index;                /* open addressing: position in PATHS + 1, or 0 */
+    size_t index_size;            /* a power of two, more than twice n_paths */
     unsigned long long sparsity;  /* that of every run, or 0 when they differ */
     bool seen;
 };
@@ -74,20 +77,40 @@ static struct function_paths *function_of(struct paths_state *state, size_t unit
     return &state->functions[*slot - 1];
 }
 
+static size_t path_slot(const struct function_paths *f, unsigned long long path)
+{
+    size_t mask = f->index_size - 1;
+    size_t at = (size_t)((path * UINT64_C(0x9e3779b97f4a7c15)) >> 20) & mask;
+    while (f->index[at] && f->paths[f->index[at] - 1].path != path)
+        at = (at + 1) & mask;
+    return at;
+}
+
+/* F's total for PATH, made if F has none yet.  */
+static struct path_total *path_total_of(struct function_paths *f, unsigned long long path)
+{
+    if (2 * (f->n_paths + 1) >= f->index_size) {
+        free(f->index);
+        f->index_size = f->index_size ? 2 * f->index_size : 64;
+        f->index = xcalloc(f->index_size, sizeof *f->index);
+        for (size_t i = 0; i < f->n_paths; i++)
+            f->index[path_slot(f, f->paths[i].path)] = i + 1;
+    }
+    size_t at = path_slot(f, path);
+    if (!f->index[at]) {
+        grow_array((void **)&f->paths, &f->capacity, f->n_paths + 1, sizeof *f->paths);
+        struct path_total *t = &f->paths[f->n_paths++];
+        memset(t, 0, sizeof *t);
+        t->path = path;
+        f->index[at] = f->n_paths;
+    }
+    return &f->paths[f->index[at] - 1];
+}
+
 static void add_path(struct function_paths *f, unsigned long long path,
                      unsigned long long count, unsigned long long sparsity)
 {
-    struct path_total *t = NULL;
-    for (size_t i = 0; i < f->n_paths; i++) {
-        if (f->paths[i].path == path)
-            t = &f->paths[i];
-    }
-    if (!t) {
-        grow_array((void **)&f->paths, &f->capacity, f->n_paths + 1, sizeof *f->paths);
-        t = &f->paths[f->n_paths++];
-        memset(t, 0, sizeof *t);
-        t->path = path;
-    }
+    struct path_total *t = path_total_of(f, path);
     double s = (double)sparsity;
     t->count += count;
     t->traversals += (double)count * s;
@@ -407,6 +430,7 @@ static int run_paths(const struct run_options *options)
     }
     int status = EXIT_BAD_INPUT;
     if (ok) {
+        /* The index is not used after this.  */
         for (size_t i = 0; i < state.n_functions; i++)
             qsort(state.functions[i].paths, state.functions[i].n_paths,
                   sizeof *state.functions[i].paths, by_traversals);
@@ -428,8 +452,10 @@ static int run_paths(const struct run_options *options)
             free(state.slot_of[u]);
         free(state.slot_of);
     }
-    for (size_t i = 0; i < state.n_functions; i++)
+    for (size_t i = 0; i < state.n_functions; i++) {
         free(state.functions[i].paths);
+        free(state.functions[i].index);
+    }
     free(state.functions);
     path_catalog_free(&catalog);
     run_set_close(&set);
