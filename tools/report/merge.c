@@ -60,10 +60,17 @@ static void write_report(FILE *out, const struct run_view *run)
     fputs("end\n", out);
 }
 
+struct merge_context {
+    FILE *out;
+    unsigned long runs_with_subpaths;
+};
+
 static bool merge_run(void *context, const struct run_view *run, struct diag *d)
 {
+    struct merge_context *merge = context;
     (void) d;
-    write_report(context, run);
+    write_report(merge->out, run);
+    merge->runs_with_subpaths += run->report->n_subpath_lists > 0;
     return true;
 }
 
@@ -74,7 +81,9 @@ static int run_merge(const struct run_options *options, const char *output_path)
     struct output_file output = { 0 };
     int status = EXIT_BAD_INPUT;
     bool ok = run_set_open(&set, options, false, &d) && output_open(&output, output_path, &d);
+    struct merge_context merge = { output.file, 0 };
     if (ok) {
+        merge.out = output.file;
         set.progress_label = "merging";
         fprintf(output.file, "sampler-aggregate\t%d\n", AGGREGATE_FORMAT_VERSION);
         for (size_t u = 0; u < set.catalog.n_units; u++) {
@@ -83,7 +92,7 @@ static int run_merge(const struct run_options *options, const char *output_path)
             fputc('\n', output.file);
         }
         fputs("runs\n", output.file);
-        ok = run_set_visit(&set, merge_run, output.file, &d);
+        ok = run_set_visit(&set, merge_run, &merge, &d);
         if (ok) {
             fprintf(output.file, "aggregate-end\t%lu\n", set.n_runs);
             ok = output_commit(&output, &d);
@@ -91,6 +100,12 @@ static int run_merge(const struct run_options *options, const char *output_path)
     }
     if (ok) {
         run_set_explain(&set);
+        /* Subpath lists name their blocks by the report's own units: they
+           stay in the reports, and the user is told.  */
+        if (merge.runs_with_subpaths > 0)
+            fprintf(stderr, PROGRAM_NAME ": %lu %s subpath lists are not carried into the "
+                    "aggregate: give the reports to 'sampler-report subpaths'\n",
+                    merge.runs_with_subpaths, merge.runs_with_subpaths == 1 ? "run's" : "runs'");
         status = EXIT_FINE;
     } else {
         output_abandon(&output);
