@@ -28,6 +28,7 @@ import csv
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -38,7 +39,7 @@ import bench  # noqa: E402
 import programs  # noqa: E402
 
 HOTTEST = 20
-SEMI_INVARIANT_SHOWN = 5
+SEMI_INVARIANT_SHOWN = 6
 
 
 def run_values(b, program, binary, sparsity, size, scratch, seed):
@@ -74,7 +75,12 @@ def by_site(rows):
 
 
 def source_line(tree, path, line):
-    for candidate in (path, os.path.join(tree, path)):
+    candidates = [path, os.path.join(tree, path)]
+    # A file compiled from a subdirectory names itself relative to it.
+    for directory, _, files in os.walk(tree):
+        if os.path.basename(path) in files:
+            candidates.append(os.path.join(directory, os.path.basename(path)))
+    for candidate in candidates:
         try:
             with open(candidate, errors="replace") as f:
                 for number, text in enumerate(f, 1):
@@ -128,13 +134,21 @@ def compare(exact_rows, sampled_rows):
     return results
 
 
+# A source line that assigns a literal: its site is invariant by
+# construction, and says nothing.
+CONSTANT_ASSIGNMENT = re.compile(r"=\s*(-?\d+|0x[0-9a-fA-F]+|True|False|NULL)\s*;")
+
+
 def semi_invariant(sampled_rows, tree):
-    """Sites flagged semi-invariant (more than one value, the top one's
-    share at least 0.9 at the interval's lower bound), hottest first; not
-    pointers (their values are one run's addresses)."""
+    """Sites flagged invariant (one value seen) or semi-invariant (the top
+    value's share at least 0.9 at the interval's lower bound), hottest
+    first; not pointers (their values are one run's addresses), nor
+    assignments of a literal."""
     found = []
     for key, rows in by_site(sampled_rows).items():
-        if rows[0]["flag"] != "semi-invariant" or key[3].endswith("(pointer)"):
+        if (rows[0]["flag"] not in ("invariant", "semi-invariant")
+                or key[3].endswith("(pointer)")
+                or CONSTANT_ASSIGNMENT.search(source_line(tree, key[0], key[1]))):
             continue
         found.append({
             "site": "%s:%d:%d" % key[:3], "function": key[4], "observed": key[3],
@@ -224,7 +238,8 @@ def main():
                 r["exact_share"], r["sampled_top"],
                 "" if r["agree"] else " (tied)" if r["tied"] else " (differs)",
                 interval, "" if r["in_interval"] else " (misses)"))
-        lines += ["", "Semi-invariant sites at sparsity 100, not pointers (%d; the hottest %d):"
+        lines += ["", "Invariant and semi-invariant sites at sparsity 100, not pointers nor "
+                  "literals (%d; the hottest %d):"
                   % (len(found), min(len(found), SEMI_INVARIANT_SHOWN)), ""]
         for s in found[:SEMI_INVARIANT_SHOWN]:
             lines.append("- %s %s `%s` = %s (%s, share >= %.2f, %.0f visits): `%s`" % (
