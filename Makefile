@@ -44,10 +44,13 @@ PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
 # What a fresh Debian bookworm machine needs (run as root).
 # The real-program recipes (testsuite/real/packages/*.sh) say what they need
-# to build and run their suites; csmith generates the random programs.
+# to build and run their suites; csmith generates the random programs;
+# libc6-dbg has the symbols that name libc's functions chosen by an IFUNC
+# (__strcmp_avx2) as indirect-call targets (testsuite/values).
 REAL_DEPS := $(shell testsuite/real/run-real.sh --deps)
 DEPS := gcc g++ make gcc-12-plugin-dev libgsl-dev check pkg-config valgrind python3 \
-        gcc-12-source dpkg-dev sqlite3 csmith libcsmith-dev clang libclang-rt-14-dev $(REAL_DEPS)
+        gcc-12-source dpkg-dev sqlite3 csmith libcsmith-dev clang libclang-rt-14-dev \
+        libc6-dbg $(REAL_DEPS)
 # What `make bench` needs to build its programs: jq's autoreconf, the
 # sqlite3 amalgamation (tclsh), bc (flex's libl).
 BENCH_DEPS := autoconf automake libtool tcl libfl-dev

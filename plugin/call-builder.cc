@@ -61,6 +61,7 @@
 #include "basic-block.h"
 #include "gimple.h"
 #include "stringpool.h"
+#include "tree-dfa.h"
 #include "ggc.h"
 
 #if defined(__x86_64__)
@@ -70,7 +71,10 @@ const char preserving_call_red_zone_return[] = "lea 128(%%rsp), %%rsp";
 /* Whether ARG is the address of (part of) a variable of the unit's own
    with static storage, in a code model where all of the unit's data is
    within reach of an address relative to the instruction pointer: an "i"
-   operand, printed as such an address.  */
+   operand, printed as such an address.  GCC takes a symbol plus an offset
+   as such a constant only for offsets below 16 MiB (the small models
+   leave that much room at the end of the 2 GiB), which a unit's counters
+   pass with large hot-lists.  */
 static bool
 static_address_p (tree arg)
 {
@@ -78,9 +82,11 @@ static_address_p (tree arg)
       || (ix86_cmodel != CM_SMALL && ix86_cmodel != CM_SMALL_PIC
 	  && ix86_cmodel != CM_KERNEL))
     return false;
-  tree base = get_base_address (TREE_OPERAND (arg, 0));
+  poly_int64 offset;
+  tree base = get_addr_base_and_unit_offset (TREE_OPERAND (arg, 0), &offset);
   return (base && VAR_P (base) && TREE_STATIC (base) && !TREE_PUBLIC (base)
-	  && !DECL_EXTERNAL (base) && !DECL_THREAD_LOCAL_P (base));
+	  && !DECL_EXTERNAL (base) && !DECL_THREAD_LOCAL_P (base)
+	  && known_lt (offset, 16 * 1024 * 1024) && known_ge (offset, 0));
 }
 #endif
 

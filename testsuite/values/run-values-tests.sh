@@ -38,6 +38,8 @@
 #                     report without indirect-call samples has no loaded
 #                     objects; addresses moved in the report read as
 #                     twice+0x1, 0x1 (no object) and linux-vdso.so.1+0x10
+#   hotlist=1024      a unit with more than 16 MiB of counters builds and
+#                     counts every site
 #   threads           four threads at sparsity 1: no update lost
 #   crash             the same, then abort: the report at the signal has it
 #   fork              the child's report starts from zero, the parent's
@@ -301,6 +303,26 @@ EOF
     fi
 else
     fail "build(indirect-lib)" "$scratch/build.err"
+fi
+
+# More than 16 MiB of counters in one unit (1100 sites of 2051 counters at
+# K = 1024): the sites past 16 MiB reach them through a register, as GCC
+# takes a symbol plus an offset as a constant only below that.
+python3 - >"$scratch/big.c" <<'EOF'
+print("volatile int sink;\nint main (int argc, char **argv)\n{\n  int v = argc;")
+for i in range(1100):
+    print("  v = v * 3 + %d; sink = v;" % i)
+print("  return v == 12345;\n}")
+EOF
+if "$build/bin/sampler-gcc" -O2 -fplugin-arg-sampler-schemes=values \
+       -fplugin-arg-sampler-hotlist=1024 "$scratch/big.c" -o "$scratch/big" \
+       2>"$scratch/build.err" &&
+   SAMPLER_SPARSITY=1 SAMPLER_FILE=$scratch/big.report "$scratch/big" &&
+   [ "$("$report" values "$scratch/big.report" --binary "$scratch/big" --format=csv |
+        grep -c ',invariant,1,')" = 1101 ]; then
+    pass "hotlist=1024 with 16 MiB of counters in a unit: 1101 sites, each its one value"
+else
+    fail "hotlist=1024 with 16 MiB of counters" "$scratch/build.err"
 fi
 
 if build_program threads -O2; then
