@@ -343,12 +343,34 @@ edge_how (edge e)
   return "-";
 }
 
+/* The line of STMT in the function's file: for a statement of a function
+   inlined from another file (a header's getchar), the line of the call
+   it was inlined at; 0 when there is none.  */
 static int
 stmt_line (gimple *stmt)
 {
-  if (!stmt || gimple_location (stmt) == UNKNOWN_LOCATION)
+  if (!stmt)
     return 0;
-  return expand_location (gimple_location (stmt)).line;
+  const char *file = LOCATION_FILE (DECL_SOURCE_LOCATION
+				    (current_function_decl));
+  location_t loc = gimple_location (stmt);
+  tree block = gimple_block (stmt);
+  for (;;)
+    {
+      if (loc != UNKNOWN_LOCATION)
+	{
+	  expanded_location x = expand_location (loc);
+	  if (x.file && file && strcmp (x.file, file) == 0 && x.line > 0)
+	    return x.line;
+	}
+      while (block && TREE_CODE (block) == BLOCK
+	     && !inlined_function_outer_scope_p (block))
+	block = BLOCK_SUPERCONTEXT (block);
+      if (!block || TREE_CODE (block) != BLOCK)
+	return 0;
+      loc = BLOCK_SOURCE_LOCATION (block);
+      block = BLOCK_SUPERCONTEXT (block);
+    }
 }
 
 /* Numbers the paths of the current function's regions (see the top of the

@@ -30,6 +30,9 @@
 #   fallback        paths-max=1: a function with a branch is not observed
 #                   (verbose says so) and the program runs as plain
 #   same-output     the program's output and status are those of a plain build
+#   inlined         inlined.c, whose loop condition calls a header's inline
+#                   getchar: exact counts, every line spelled is one of
+#                   inlined.c's, the loop's turns exit at the loop's line
 # The last line is "N passed, N failed"; exit status 1 if anything failed.
 set -u
 build=$(cd "$1" && pwd) || { echo "usage: $0 BUILD_DIR" >&2; exit 2; }
@@ -308,6 +311,25 @@ if compile "$dir/shapes" -O2 -fplugin-arg-sampler-schemes=paths \
     fi
 else
     fail_with "fallback build" "$(cat "$dir/shapes.build")"
+fi
+
+# Statements inlined from a header are spelled by the line of their call.
+dir=$scratch/inlined; mkdir -p "$dir"
+if (cd "$here" && "$build/bin/sampler-gcc" -O2 -fchecking -fplugin-arg-sampler-schemes=paths \
+        inlined.c -o "$dir/inlined") 2>"$dir/build"; then
+    printf 'ab C\nxyz\n' | SAMPLER_SPARSITY=1 SAMPLER_FILE="$dir/r" "$dir/inlined" >/dev/null
+    rows "$dir/r" --binary "$dir/inlined" >"$dir/rows"
+    lines=$(wc -l <"$here/inlined.c")
+    beyond=$(grep -o 'line [0-9]*' "$dir/rows" | awk -v n="$lines" '$2 > n' | head -n 1)
+    # 9 characters: 9 turns of the loop, its entry, its exit, the return.
+    if [ -z "$beyond" ] && [ "$(awk -F"\t" "{ n += \$2 } END { print n }" "$dir/rows")" = 12 ] &&
+       grep -q '^main	9	17	line 17 true -> .* -> exit line 17$' "$dir/rows"; then
+        pass "inlined: exact counts, spelled by the file's own lines"
+    else
+        fail_with "inlined" "$(cat "$dir/rows")"
+    fi
+else
+    fail_with "inlined build" "$(cat "$dir/build")"
 fi
 
 finish
