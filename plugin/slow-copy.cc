@@ -429,6 +429,9 @@ count_padding (basic_block bb, int pad, location_t loc)
 		      loc);
 }
 
+/* The region scheme's view of the function being wired, or NULL.  */
+static region_view *wiring_regions;
+
 /* The way into the slow copy DEST_SLOW of DEST from a check block CHECK
    that has taken BUDGET (less any refund) from the thread's countdown and
    borrowed or left zero: `countdown += BUDGET', the countdown as it was
@@ -440,9 +443,6 @@ count_padding (basic_block bb, int pad, location_t loc)
    At the function's entry, with ST's unsampled clone (see unsampled.cc):
    a countdown of zero in a run with sampling off, found before or after
    the start, goes to the clone instead, leaving the countdown at zero.  */
-/* The region scheme's view of the function being wired, or NULL.  */
-static region_view *wiring_regions;
-
 static basic_block
 build_slow_entry (basic_block check, basic_block dest, basic_block dest_slow,
 		  int budget, location_t loc, function_state *dispatch)
