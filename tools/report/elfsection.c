@@ -10,19 +10,6 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-/* Fields are decoded byte by byte, so neither the host's byte order nor
-   alignment matters.  */
-static uint64_t read_le(const unsigned char *bytes, size_t size)
-{
-    uint64_t value = 0;
-    for (size_t i = size; i > 0; i--)
-        value = (value << 8) | bytes[i - 1];
-    return value;
-}
-
-#define FIELD(bytes, type, member) \
-    read_le((bytes) + offsetof(type, member), sizeof(((type *) 0)->member))
-
 struct elf_file {
     const char *path;
     FILE *stream;
@@ -88,10 +75,10 @@ static bool read_sections(struct elf_file *file, const char *section_name,
     if (!read_at(file, 0, header, header_size, "ELF header", d)
         || !check_identification(file, header, header_size, d))
         return false;
-    uint64_t table_offset = FIELD(header, Elf64_Ehdr, e_shoff);
-    uint64_t entry_size = FIELD(header, Elf64_Ehdr, e_shentsize);
-    uint64_t n_sections = FIELD(header, Elf64_Ehdr, e_shnum);
-    uint64_t names_index = FIELD(header, Elf64_Ehdr, e_shstrndx);
+    uint64_t table_offset = ELF_FIELD(header, Elf64_Ehdr, e_shoff);
+    uint64_t entry_size = ELF_FIELD(header, Elf64_Ehdr, e_shentsize);
+    uint64_t n_sections = ELF_FIELD(header, Elf64_Ehdr, e_shnum);
+    uint64_t names_index = ELF_FIELD(header, Elf64_Ehdr, e_shstrndx);
     if (table_offset == 0)
         return true;    /* no section headers at all: nothing to find */
     if (entry_size != sizeof(Elf64_Shdr))
@@ -103,9 +90,9 @@ static bool read_sections(struct elf_file *file, const char *section_name,
     /* Extended numbering: with many sections the real counts live in
        section 0.  */
     if (n_sections == 0)
-        n_sections = FIELD(first, Elf64_Shdr, sh_size);
+        n_sections = ELF_FIELD(first, Elf64_Shdr, sh_size);
     if (names_index == SHN_XINDEX)
-        names_index = FIELD(first, Elf64_Shdr, sh_link);
+        names_index = ELF_FIELD(first, Elf64_Shdr, sh_link);
     if (n_sections > (file->size - table_offset) / sizeof(Elf64_Shdr))
         return diag_fail(d, "%s: section header table lies outside the file "
                          "(truncated or damaged ELF file)", file->path);
@@ -118,24 +105,24 @@ static bool read_sections(struct elf_file *file, const char *section_name,
     char *names = NULL;
     bool ok = read_at(file, table_offset, table, table_size, "section header table", d);
     const unsigned char *names_header = table + names_index * sizeof(Elf64_Shdr);
-    uint64_t names_size = FIELD(names_header, Elf64_Shdr, sh_size);
-    if (ok && (FIELD(names_header, Elf64_Shdr, sh_type) == SHT_NOBITS
+    uint64_t names_size = ELF_FIELD(names_header, Elf64_Shdr, sh_size);
+    if (ok && (ELF_FIELD(names_header, Elf64_Shdr, sh_type) == SHT_NOBITS
                || names_size > file->size))
         ok = diag_fail(d, "%s: damaged section name table", file->path);
     if (ok) {
         names = xmalloc((size_t) names_size + 1);
-        ok = read_at(file, FIELD(names_header, Elf64_Shdr, sh_offset), names,
+        ok = read_at(file, ELF_FIELD(names_header, Elf64_Shdr, sh_offset), names,
                      (size_t) names_size, "section name table", d);
         names[names_size] = '\0';
     }
     for (uint64_t i = 0; ok && i < n_sections; i++) {
         const unsigned char *section = table + i * sizeof(Elf64_Shdr);
-        uint64_t name = FIELD(section, Elf64_Shdr, sh_name);
+        uint64_t name = ELF_FIELD(section, Elf64_Shdr, sh_name);
         if (name >= names_size || strcmp(names + name, section_name) != 0)
             continue;
-        uint64_t type = FIELD(section, Elf64_Shdr, sh_type);
-        uint64_t flags = FIELD(section, Elf64_Shdr, sh_flags);
-        uint64_t size = FIELD(section, Elf64_Shdr, sh_size);
+        uint64_t type = ELF_FIELD(section, Elf64_Shdr, sh_type);
+        uint64_t flags = ELF_FIELD(section, Elf64_Shdr, sh_flags);
+        uint64_t size = ELF_FIELD(section, Elf64_Shdr, sh_size);
         if (type == SHT_NOBITS) {
             ok = diag_fail(d, "%s: section %s has no contents (SHT_NOBITS)", file->path,
                            section_name);
@@ -148,7 +135,7 @@ static bool read_sections(struct elf_file *file, const char *section_name,
                            "ELF file)", file->path, section_name);
         } else {
             char *contents = xmalloc((size_t) size);
-            ok = read_at(file, FIELD(section, Elf64_Shdr, sh_offset), contents, (size_t) size,
+            ok = read_at(file, ELF_FIELD(section, Elf64_Shdr, sh_offset), contents, (size_t) size,
                          section_name, d);
             if (ok)
                 buffer_append(out, contents, (size_t) size);

@@ -7,17 +7,6 @@
 
 #include "elfsection.h"
 
-static uint64_t read_le(const unsigned char *bytes, size_t size)
-{
-    uint64_t value = 0;
-    for (size_t i = size; i > 0; i--)
-        value = (value << 8) | bytes[i - 1];
-    return value;
-}
-
-#define FIELD(bytes, type, member) \
-    read_le((bytes) + offsetof(type, member), sizeof(((type *) 0)->member))
-
 struct function_list {
     struct elf_function *items;
     size_t n, capacity;
@@ -36,10 +25,10 @@ static bool add_functions(const char *path, const char *table_name,
                          table_name, symbols->size);
     for (size_t at = 0; at < symbols->size; at += sizeof(Elf64_Sym)) {
         const unsigned char *symbol = (const unsigned char *) symbols->data + at;
-        uint64_t name = FIELD(symbol, Elf64_Sym, st_name);
-        unsigned info = (unsigned) FIELD(symbol, Elf64_Sym, st_info);
-        uint64_t section = FIELD(symbol, Elf64_Sym, st_shndx);
-        uint64_t value = FIELD(symbol, Elf64_Sym, st_value);
+        uint64_t name = ELF_FIELD(symbol, Elf64_Sym, st_name);
+        unsigned info = (unsigned) ELF_FIELD(symbol, Elf64_Sym, st_info);
+        uint64_t section = ELF_FIELD(symbol, Elf64_Sym, st_shndx);
+        uint64_t value = ELF_FIELD(symbol, Elf64_Sym, st_value);
         unsigned type = ELF64_ST_TYPE(info);
         if (type != STT_FUNC && type != STT_GNU_IFUNC)
             continue;
@@ -61,7 +50,7 @@ static bool add_functions(const char *path, const char *table_name,
         }
         list->items[list->n++] = (struct elf_function) {
             .value = value,
-            .size = undefined ? 0 : FIELD(symbol, Elf64_Sym, st_size),
+            .size = undefined ? 0 : ELF_FIELD(symbol, Elf64_Sym, st_size),
             .local = ELF64_ST_BIND(info) == STB_LOCAL,
             /* An offset for now: the names buffer may still move.  */
             .name = (const char *) (uintptr_t) (base + name),
@@ -114,9 +103,9 @@ static bool debug_file_path(const char *path, char *out, size_t size)
     bool ok = elf_read_section(path, ".note.gnu.build-id", &note, &found, &d) && found;
     /* namesz, descsz, type, "GNU\0", then the ID.  */
     const unsigned char *bytes = (const unsigned char *) note.data;
-    uint64_t name_size = ok && note.size >= 12 ? read_le(bytes, 4) : 0;
-    uint64_t id_size = ok && note.size >= 12 ? read_le(bytes + 4, 4) : 0;
-    ok = ok && note.size >= 16 && name_size == 4 && read_le(bytes + 8, 4) == NT_GNU_BUILD_ID
+    uint64_t name_size = ok && note.size >= 12 ? elf_read_le(bytes, 4) : 0;
+    uint64_t id_size = ok && note.size >= 12 ? elf_read_le(bytes + 4, 4) : 0;
+    ok = ok && note.size >= 16 && name_size == 4 && elf_read_le(bytes + 8, 4) == NT_GNU_BUILD_ID
          && memcmp(bytes + 12, "GNU", 4) == 0 && id_size >= 2 && id_size <= 64
          && id_size <= note.size - 16;
     if (ok) {
