@@ -44,7 +44,7 @@
 
 set -u
 
-ALL_SCHEMES=checks,branches,returns,scalar-pairs,float-kinds,function-entries,bounds,values,sizes,indirect-calls,paths,subpaths
+ALL_SCHEMES=$("$(dirname "$0")/../tools/scheme-names.sh")
 CSMITH_INCLUDE=${CSMITH_INCLUDE:-/usr/include/csmith}
 
 # ---------------------------------------------------------------------------

@@ -342,7 +342,7 @@ sites_case () {
     tool_case "Site table" "$what" "$pattern" merge "$report" --sites "$file" -o "$scratch/out"
 }
 on_first_site 's/^\(site\t[0-9]*\t\)[a-z-]*/\1colours/' >"$(bad scheme)"
-sites_case "unknown scheme" "scheme:2: unknown scheme 'colours' \(known: checks, branches, returns, scalar-pairs, float-kinds, function-entries, bounds, values, sizes, indirect-calls, paths, subpaths\)" "$(bad scheme)"
+sites_case "unknown scheme" "scheme:2: unknown scheme 'colours' \(known: $("$here/../tools/scheme-names.sh" ', ')\)" "$(bad scheme)"
 on_first_site 's/\t[^\t]*$//' >"$(bad fields)"
 sites_case "a field missing" "fields:2: 'site' record has 9 fields, expected 10" "$(bad fields)"
 sed '0,/^unit\t/s/\t[0-9]*$/\t99/' "$sites" >"$(bad total)"

@@ -525,7 +525,7 @@ site_line () { record site "$1" branches a.c 1 1 f 2 'x' false,true; }
     > "$scratch/input"; bad_table "site field count" "T:2: 'site' record has 9 fields, expected 10"
 { record unit $MAIN a.c 1 2; record site 0 branchez a.c 1 1 f 2 x false,true; record end; } \
     > "$scratch/input"; bad_table "unknown scheme" \
-      "T:2: unknown scheme 'branchez' (known: checks, branches, returns, scalar-pairs, float-kinds, function-entries, bounds, values, sizes, indirect-calls, paths, subpaths)"
+      "T:2: unknown scheme 'branchez' (known: $("$here/../tools/scheme-names.sh" ', '))"
 { record unit $MAIN a.c 1 2; record site 0 returns a.c 1 1 f 2 x '<0,>0'; record end; } \
     > "$scratch/input"; bad_table "scheme counter count" "T:2: returns site 0 has 2 counters, expected 3"
 { record unit $MAIN a.c 1 3; record site 0 branches a.c 1 1 f 3 x false,true; record end; } \

@@ -92,7 +92,7 @@
 set -u
 shopt -s nullglob
 
-ALL_SCHEMES=checks,branches,returns,scalar-pairs,float-kinds,function-entries,bounds,values,sizes,indirect-calls,paths,subpaths
+ALL_SCHEMES=$("$(dirname "$0")/../tools/scheme-names.sh")
 TARGET_TRIPLET=x86_64-pc-linux-gnu
 
 # ---------------------------------------------------------------------------
