@@ -39,3 +39,36 @@ bool command_option_value(const char *name, int argc, char **argv, int *i, const
     }
     return true;
 }
+
+int command_format_option(const struct command *self, int argc, char **argv, int *i,
+                          unsigned offered, enum command_format *format)
+{
+    static const char *const names[] = {
+        [FORMAT_TEXT] = "text", [FORMAT_CSV] = "csv", [FORMAT_JSONL] = "jsonl",
+        [FORMAT_HTML] = "html",
+    };
+    enum { N_FORMATS = sizeof names / sizeof *names };
+    const char *value;
+    if (!command_option_value("--format", argc, argv, i, &value))
+        return 0;
+    for (unsigned f = 0; value && f < N_FORMATS; f++) {
+        if ((offered & FORMAT_SET(f)) && strcmp(value, names[f]) == 0) {
+            *format = (enum command_format) f;
+            return 1;
+        }
+    }
+    /* "text, csv or jsonl" */
+    char list[64] = "";
+    unsigned left = 0;
+    for (unsigned f = 0; f < N_FORMATS; f++)
+        left += (offered & FORMAT_SET(f)) != 0;
+    for (unsigned f = 0; f < N_FORMATS; f++) {
+        if (!(offered & FORMAT_SET(f)))
+            continue;
+        left--;
+        strcat(list, names[f]);
+        strcat(list, left > 1 ? ", " : left == 1 ? " or " : "");
+    }
+    command_usage_error(self, "unknown format '%s' (%s)", value ? value : "", list);
+    return -1;
+}

@@ -22,12 +22,12 @@
 /* Steps shown of one path: a path visits each block once.  */
 #define MAX_STEPS 4096
 
-enum paths_format { PATHS_TEXT, PATHS_CSV, PATHS_JSONL };
+#define PATHS_FORMATS (FORMAT_SET(FORMAT_TEXT) | FORMAT_SET(FORMAT_CSV) | FORMAT_SET(FORMAT_JSONL))
 
 static struct {
     unsigned top;
     const char *function;
-    enum paths_format format;
+    enum command_format format;
 } paths_options;
 
 struct path_total {
@@ -200,25 +200,28 @@ static void interval(const struct function_paths *f, const struct path_total *t,
     }
 }
 
-/* The path as text: "line 7 true -> line 9 -> exit line 6".  */
-static void spell(const struct path_function *fn, unsigned long long path,
-                  struct byte_buffer *out, long *region_line)
+/* A shown path, decoded once for every writer.  */
+struct path_view {
+    const struct path_total *total;
+    double low, high;             /* the interval of its traversals */
+    long region_line;             /* 0 when not decoded */
+    struct path_step *steps;      /* none when not decoded */
+    size_t n_steps;
+    char *spelled;                /* as source lines and branches, or why not */
+};
+
+/* A function and its shown paths.  */
+struct function_view {
+    const struct function_paths *paths;
+    const struct path_function *table;   /* NULL: no path table */
+    struct path_view *shown;
+    size_t n_shown;
+};
+
+/* STEPS as text: "line 7 true -> line 9 -> exit line 6".  */
+static void spell(const struct path_step *steps, size_t n, struct byte_buffer *out)
 {
-    static struct path_step steps[MAX_STEPS];
-    size_t n = 0;
-    struct diag d;
     char text[96];
-    *region_line = 0;
-    if (!fn) {
-        buffer_append_text(out, "(no path table: give --binary)");
-        return;
-    }
-    if (!path_decode(fn, path, steps, MAX_STEPS, &n, region_line, &d)) {
-        buffer_append_text(out, "(");
-        buffer_append_text(out, d.message);
-        buffer_append_text(out, ")");
-        return;
-    }
     bool first = true;
     long last_shown = -1;
     for (size_t i = 0; i < n; i++) {
@@ -254,19 +257,70 @@ static void spell(const struct path_function *fn, unsigned long long path,
     }
 }
 
-static size_t shown_paths(const struct function_paths *f)
+/* Decodes T, a path of F (FN its path table, or NULL), into V.  */
+static void decode_path(const struct function_paths *f, const struct path_function *fn,
+                        const struct path_total *t, struct path_view *v)
 {
-    return f->n_paths < paths_options.top ? f->n_paths : paths_options.top;
+    static struct path_step steps[MAX_STEPS];
+    struct byte_buffer text = { 0 };
+    struct diag d;
+    memset(v, 0, sizeof *v);
+    v->total = t;
+    interval(f, t, &v->low, &v->high);
+    if (!fn) {
+        buffer_append_text(&text, "(no path table: give --binary)");
+    } else if (!path_decode(fn, t->path, steps, MAX_STEPS, &v->n_steps, &v->region_line, &d)) {
+        v->n_steps = 0;
+        v->region_line = 0;
+        buffer_append_text(&text, "(");
+        buffer_append_text(&text, d.message);
+        buffer_append_text(&text, ")");
+    } else {
+        spell(steps, v->n_steps, &text);
+        v->steps = xmalloc((v->n_steps ? v->n_steps : 1) * sizeof *v->steps);
+        memcpy(v->steps, steps, v->n_steps * sizeof *v->steps);
+    }
+    buffer_append(&text, "", 1);
+    v->spelled = text.data;
 }
 
-static void write_text(FILE *out, const struct paths_state *state,
-                       const struct path_catalog *catalog)
+/* The views of STATE's functions, in order, each with its hottest
+   --top paths decoded.  */
+static struct function_view *make_views(const struct paths_state *state,
+                                        const struct path_catalog *catalog)
 {
-    struct byte_buffer text = { 0 };
+    struct function_view *views = xcalloc(state->n_functions ? state->n_functions : 1,
+                                          sizeof *views);
     for (size_t i = 0; i < state->n_functions; i++) {
         const struct function_paths *f = &state->functions[i];
-        const struct path_function *fn = path_catalog_find(catalog, f->table->signature,
-                                                           f->site->index);
+        struct function_view *view = &views[i];
+        view->paths = f;
+        view->table = path_catalog_find(catalog, f->table->signature, f->site->index);
+        view->n_shown = f->n_paths < paths_options.top ? f->n_paths : paths_options.top;
+        view->shown = xcalloc(view->n_shown ? view->n_shown : 1, sizeof *view->shown);
+        for (size_t p = 0; p < view->n_shown; p++)
+            decode_path(f, view->table, &f->paths[p], &view->shown[p]);
+    }
+    return views;
+}
+
+static void free_views(struct function_view *views, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        for (size_t p = 0; p < views[i].n_shown; p++) {
+            free(views[i].shown[p].steps);
+            free(views[i].shown[p].spelled);
+        }
+        free(views[i].shown);
+    }
+    free(views);
+}
+
+static void write_text(FILE *out, const struct function_view *views, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct function_paths *f = views[i].paths;
+        const struct path_function *fn = views[i].table;
         fprintf(out, "%s:%u  %s  traversals %.0f  sampled %llu", f->site->file, f->site->line,
                 f->site->function, f->traversals, f->sampled);
         if (fn)
@@ -274,40 +328,26 @@ static void write_text(FILE *out, const struct paths_state *state,
         if (f->lost)
             fprintf(out, "  lost %llu (the table was full)", f->lost);
         fputc('\n', out);
-        for (size_t p = 0; p < shown_paths(f); p++) {
-            const struct path_total *t = &f->paths[p];
-            double low, high;
-            long region_line;
-            interval(f, t, &low, &high);
-            text.size = 0;
-            spell(fn, t->path, &text, &region_line);
-            buffer_append(&text, "", 1);
+        for (size_t p = 0; p < views[i].n_shown; p++) {
+            const struct path_view *v = &views[i].shown[p];
+            const struct path_total *t = v->total;
             fprintf(out, "  #%zu path %llu  traversals %.0f [%.0f, %.0f]  %.1f%%\n      %s\n",
-                    p + 1, t->path, t->traversals, low, high,
-                    f->traversals > 0 ? 100 * t->traversals / f->traversals : 0, text.data);
+                    p + 1, t->path, t->traversals, v->low, v->high,
+                    f->traversals > 0 ? 100 * t->traversals / f->traversals : 0, v->spelled);
         }
     }
-    buffer_free(&text);
 }
 
-static void write_csv(FILE *out, const struct paths_state *state,
-                      const struct path_catalog *catalog)
+static void write_csv(FILE *out, const struct function_view *views, size_t n)
 {
-    struct byte_buffer text = { 0 };
     fputs("file,line,function,unit,site,paths,sampled,lost,rank,path,region_line,count,"
           "traversals,traversals_low,traversals_high,spelled\n", out);
-    for (size_t i = 0; i < state->n_functions; i++) {
-        const struct function_paths *f = &state->functions[i];
-        const struct path_function *fn = path_catalog_find(catalog, f->table->signature,
-                                                           f->site->index);
-        for (size_t p = 0; p < shown_paths(f); p++) {
-            const struct path_total *t = &f->paths[p];
-            double low, high;
-            long region_line;
-            interval(f, t, &low, &high);
-            text.size = 0;
-            spell(fn, t->path, &text, &region_line);
-            buffer_append(&text, "", 1);
+    for (size_t i = 0; i < n; i++) {
+        const struct function_paths *f = views[i].paths;
+        const struct path_function *fn = views[i].table;
+        for (size_t p = 0; p < views[i].n_shown; p++) {
+            const struct path_view *v = &views[i].shown[p];
+            const struct path_total *t = v->total;
             csv_field(out, f->site->file, false);
             fprintf(out, "%u,", f->site->line);
             csv_field(out, f->site->function, false);
@@ -317,22 +357,18 @@ static void write_csv(FILE *out, const struct paths_state *state,
             else
                 fputs(",", out);
             fprintf(out, "%llu,%llu,%zu,%llu,%ld,%llu,%.17g,%.17g,%.17g,", f->sampled, f->lost,
-                    p + 1, t->path, region_line, t->count, t->traversals, low, high);
-            csv_field(out, text.data, true);
+                    p + 1, t->path, v->region_line, t->count, t->traversals, v->low, v->high);
+            csv_field(out, v->spelled, true);
         }
     }
-    buffer_free(&text);
 }
 
 /* One object per function, its paths in an array.  */
-static void write_jsonl(FILE *out, const struct paths_state *state,
-                        const struct path_catalog *catalog)
+static void write_jsonl(FILE *out, const struct function_view *views, size_t n)
 {
-    struct byte_buffer text = { 0 };
-    for (size_t i = 0; i < state->n_functions; i++) {
-        const struct function_paths *f = &state->functions[i];
-        const struct path_function *fn = path_catalog_find(catalog, f->table->signature,
-                                                           f->site->index);
+    for (size_t i = 0; i < n; i++) {
+        const struct function_paths *f = views[i].paths;
+        const struct path_function *fn = views[i].table;
         fputc('{', out);
         json_key(out, "file", true);
         json_string(out, f->site->file);
@@ -348,25 +384,19 @@ static void write_jsonl(FILE *out, const struct paths_state *state,
             fputs(",\"paths\":null", out);
         fprintf(out, ",\"sampled\":%llu,\"lost\":%llu,\"traversals\":%.17g,\"hot\":[",
                 f->sampled, f->lost, f->traversals);
-        for (size_t p = 0; p < shown_paths(f); p++) {
-            const struct path_total *t = &f->paths[p];
-            double low, high;
-            long region_line;
-            interval(f, t, &low, &high);
-            text.size = 0;
-            spell(fn, t->path, &text, &region_line);
-            buffer_append(&text, "", 1);
+        for (size_t p = 0; p < views[i].n_shown; p++) {
+            const struct path_view *v = &views[i].shown[p];
+            const struct path_total *t = v->total;
             fprintf(out, "%s{\"path\":%llu,\"region_line\":%ld,\"count\":%llu,"
                     "\"traversals\":%.17g,\"traversals_low\":%.17g,"
-                    "\"traversals_high\":%.17g", p ? "," : "", t->path, region_line,
-                    t->count, t->traversals, low, high);
+                    "\"traversals_high\":%.17g", p ? "," : "", t->path, v->region_line,
+                    t->count, t->traversals, v->low, v->high);
             json_key(out, "spelled", false);
-            json_string(out, text.data);
+            json_string(out, v->spelled);
             fputc('}', out);
         }
         fputs("]}\n", out);
     }
-    buffer_free(&text);
 }
 
 /* The path tables of the programs and site-table files the site tables
@@ -436,12 +466,14 @@ static int run_paths(const struct run_options *options)
                   sizeof *state.functions[i].paths, by_traversals);
         qsort(state.functions, state.n_functions, sizeof *state.functions,
               functions_by_traversals);
-        if (paths_options.format == PATHS_CSV)
-            write_csv(stdout, &state, &catalog);
-        else if (paths_options.format == PATHS_JSONL)
-            write_jsonl(stdout, &state, &catalog);
+        struct function_view *views = make_views(&state, &catalog);
+        if (paths_options.format == FORMAT_CSV)
+            write_csv(stdout, views, state.n_functions);
+        else if (paths_options.format == FORMAT_JSONL)
+            write_jsonl(stdout, views, state.n_functions);
         else
-            write_text(stdout, &state, &catalog);
+            write_text(stdout, views, state.n_functions);
+        free_views(views, state.n_functions);
         run_set_explain(&set);
         status = fflush(stdout) == 0 && !ferror(stdout) ? EXIT_FINE : EXIT_BAD_INPUT;
     } else {
@@ -465,18 +497,9 @@ static int run_paths(const struct run_options *options)
 static int take_paths_option(const struct command *self, int argc, char **argv, int *i)
 {
     const char *value;
-    if (command_option_value("--format", argc, argv, i, &value)) {
-        if (value && strcmp(value, "text") == 0)
-            paths_options.format = PATHS_TEXT;
-        else if (value && strcmp(value, "csv") == 0)
-            paths_options.format = PATHS_CSV;
-        else if (value && strcmp(value, "jsonl") == 0)
-            paths_options.format = PATHS_JSONL;
-        else
-            return command_usage_error(self, "unknown format '%s' (text, csv or jsonl)",
-                                       value ? value : ""), -1;
-        return 1;
-    }
+    int taken = command_format_option(self, argc, argv, i, PATHS_FORMATS, &paths_options.format);
+    if (taken)
+        return taken;
     if (command_option_value("--function", argc, argv, i, &value)) {
         if (!value || !*value)
             return command_usage_error(self, "--function wants a function's name"), -1;
@@ -500,7 +523,7 @@ static int paths_main(const struct command *self, int argc, char **argv)
     struct run_options options = { 0 };
     paths_options.top = 10;
     paths_options.function = NULL;
-    paths_options.format = PATHS_TEXT;
+    paths_options.format = FORMAT_TEXT;
     int status = run_command_line(self, argc, argv, &options, NULL, NULL, take_paths_option);
     if (status == EXIT_FINE)
         status = run_paths(&options);

@@ -27,13 +27,13 @@
 #define LENGTH_CLASSES 11          /* 2^1 .. 2^10 */
 #define CLASS_CAPACITY 65536
 
-enum subpaths_format { SUBPATHS_TEXT, SUBPATHS_CSV };
+#define SUBPATHS_FORMATS (FORMAT_SET(FORMAT_TEXT) | FORMAT_SET(FORMAT_CSV))
 
 static struct {
     unsigned top;
     unsigned length;               /* 0: every length */
     double confidence;
-    enum subpaths_format format;
+    enum command_format format;
 } subpaths_options;
 
 /* A distinct subpath: its blocks as sites of the catalog's tables.  */
@@ -250,7 +250,7 @@ static int run_subpaths(const struct run_options *options)
         if (n_shown > subpaths_options.top)
             n_shown = subpaths_options.top;
         FILE *out = stdout;
-        if (subpaths_options.format == SUBPATHS_CSV) {
+        if (subpaths_options.format == FORMAT_CSV) {
             fputs("rank,estimate,low,high,confidence,length,count,scale,file,blocks,sites\n", out);
             for (size_t i = 0; i < n_shown; i++) {
                 const struct shown *s = &shown[i];
@@ -319,16 +319,10 @@ static int take_subpaths_option(const struct command *self, int argc, char **arg
 {
     const char *value;
     char *end;
-    if (command_option_value("--format", argc, argv, i, &value)) {
-        if (value && strcmp(value, "text") == 0)
-            subpaths_options.format = SUBPATHS_TEXT;
-        else if (value && strcmp(value, "csv") == 0)
-            subpaths_options.format = SUBPATHS_CSV;
-        else
-            return command_usage_error(self, "unknown format '%s' (text or csv)",
-                                       value ? value : ""), -1;
-        return 1;
-    }
+    int taken = command_format_option(self, argc, argv, i, SUBPATHS_FORMATS,
+                                      &subpaths_options.format);
+    if (taken)
+        return taken;
     if (command_option_value("--top", argc, argv, i, &value)) {
         long n = value && *value ? strtol(value, &end, 10) : -1;
         if (!value || !*value || *end || n < 1 || n > 100000)
@@ -362,7 +356,7 @@ static int subpaths_main(const struct command *self, int argc, char **argv)
     subpaths_options.top = 10;
     subpaths_options.length = 0;
     subpaths_options.confidence = 0.95;
-    subpaths_options.format = SUBPATHS_TEXT;
+    subpaths_options.format = FORMAT_TEXT;
     int status = run_command_line(self, argc, argv, &options, NULL, NULL, take_subpaths_option);
     if (status == EXIT_FINE)
         status = run_subpaths(&options);
