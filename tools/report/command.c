@@ -1,6 +1,7 @@
 #include "command.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
@@ -38,6 +39,23 @@ bool command_option_value(const char *name, int argc, char **argv, int *i, const
         return false;
     }
     return true;
+}
+
+int command_whole_number_option(const struct command *self, const char *name, long low,
+                                long high, int argc, char **argv, int *i, unsigned *number)
+{
+    const char *value;
+    if (!command_option_value(name, argc, argv, i, &value))
+        return 0;
+    char *end;
+    long n = value && *value ? strtol(value, &end, 10) : low - 1;
+    if (!value || !*value || *end || n < low || n > high) {
+        command_usage_error(self, "%s wants a whole number from %ld to %ld, not '%s'", name,
+                            low, high, value ? value : "");
+        return -1;
+    }
+    *number = (unsigned) n;
+    return 1;
 }
 
 int command_format_option(const struct command *self, int argc, char **argv, int *i,

@@ -711,7 +711,8 @@ static int run_paths(const struct run_options *options)
 static int take_paths_option(const struct command *self, int argc, char **argv, int *i)
 {
     const char *value;
-    int taken = command_format_option(self, argc, argv, i, FORMAT_SET_ALL, &paths_options.format);
+    int taken = command_format_option(self, argc, argv, i, FORMAT_SET_ALL,
+                                      &paths_options.format);
     if (!taken)
         taken = source_dir_option(self, argc, argv, i, &paths_options.source_dirs);
     if (taken)
@@ -722,16 +723,8 @@ static int take_paths_option(const struct command *self, int argc, char **argv, 
         paths_options.function = value;
         return 1;
     }
-    if (command_option_value("--top", argc, argv, i, &value)) {
-        char *end;
-        long n = value && *value ? strtol(value, &end, 10) : -1;
-        if (!value || !*value || *end || n < 1 || n > 1000000)
-            return command_usage_error(self, "--top wants a whole number from 1 to 1000000, "
-                                       "not '%s'", value ? value : ""), -1;
-        paths_options.top = (unsigned) n;
-        return 1;
-    }
-    return 0;
+    return command_whole_number_option(self, "--top", 1, 1000000, argc, argv, i,
+                                       &paths_options.top);
 }
 
 static int paths_main(const struct command *self, int argc, char **argv)

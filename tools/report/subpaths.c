@@ -447,14 +447,10 @@ static int take_subpaths_option(const struct command *self, int argc, char **arg
         taken = source_dir_option(self, argc, argv, i, &subpaths_options.source_dirs);
     if (taken)
         return taken;
-    if (command_option_value("--top", argc, argv, i, &value)) {
-        long n = value && *value ? strtol(value, &end, 10) : -1;
-        if (!value || !*value || *end || n < 1 || n > 100000)
-            return command_usage_error(self, "--top wants a whole number from 1 to 100000, "
-                                       "not '%s'", value ? value : ""), -1;
-        subpaths_options.top = (unsigned) n;
-        return 1;
-    }
+    taken = command_whole_number_option(self, "--top", 1, 100000, argc, argv, i,
+                                        &subpaths_options.top);
+    if (taken)
+        return taken;
     if (command_option_value("--length", argc, argv, i, &value)) {
         long n = value && *value ? strtol(value, &end, 10) : -1;
         if (!value || !*value || *end || n < 2 || n > 1024 || (n & (n - 1)) != 0)

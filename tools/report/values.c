@@ -389,7 +389,8 @@ static int run_values(const struct run_options *options)
 static int take_values_option(const struct command *self, int argc, char **argv, int *i)
 {
     const char *value;
-    int taken = command_format_option(self, argc, argv, i, FORMAT_SET_ALL, &values_options.format);
+    int taken = command_format_option(self, argc, argv, i, FORMAT_SET_ALL,
+                                      &values_options.format);
     if (taken)
         return taken;
     if (command_option_value("--min-share", argc, argv, i, &value)) {
@@ -401,16 +402,8 @@ static int take_values_option(const struct command *self, int argc, char **argv,
         values_options.min_share = p;
         return 1;
     }
-    if (command_option_value("--top", argc, argv, i, &value)) {
-        char *end;
-        long n = value && *value ? strtol(value, &end, 10) : -1;
-        if (!value || !*value || *end || n < 1 || n > 1024)
-            return command_usage_error(self, "--top wants a whole number from 1 to 1024, "
-                                       "not '%s'", value ? value : ""), -1;
-        values_options.top = (unsigned) n;
-        return 1;
-    }
-    return 0;
+    return command_whole_number_option(self, "--top", 1, 1024, argc, argv, i,
+                                       &values_options.top);
 }
 
 static int values_main(const struct command *self, int argc, char **argv)
