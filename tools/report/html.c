@@ -32,6 +32,19 @@ void html_text(FILE *out, const char *text)
     }
 }
 
+void html_page_start(FILE *out, const char *title, const char *style)
+{
+    fputs("<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>\n<title>", out);
+    html_text(out, title);
+    fputs("</title>\n<style>\n"
+          "body{font-family:sans-serif;margin:2em;color:#222}\n"
+          "table{border-collapse:collapse;margin-bottom:1.5em}\n"
+          "td,th{text-align:left;vertical-align:top}\n"
+          "td.n{text-align:right;font-variant-numeric:tabular-nums}\n", out);
+    fputs(style, out);
+    fputs("</style></head><body>\n", out);
+}
+
 static double clamp01(double value)
 {
     return value < 0 ? 0 : value > 1 ? 1 : value;

@@ -555,21 +555,18 @@ static void write_html(FILE *out, const struct function_view *views, size_t n)
 {
     struct sources sources = { paths_options.source_dirs.dirs,
                                paths_options.source_dirs.n_dirs, NULL, 0, 0 };
-    fputs("<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>\n"
-          "<title>sampler-report paths</title>\n<style>\n"
-          "body{font-family:sans-serif;margin:2em;color:#222}\n"
-          "table{border-collapse:collapse;margin-bottom:1.5em}\n"
-          "td,th{padding:.15em .5em;text-align:left;vertical-align:top}\n"
-          "table.paths td,table.paths th{border-bottom:1px solid #ddd}\n"
-          "td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
-          "table.source{font-family:monospace}\n"
-          "table.source td{text-align:center;padding:0 .4em}\n"
-          "table.source td.n{text-align:right;color:#888}\n"
-          "table.source td.text{text-align:left;white-space:pre}\n"
-          "td.run{background:#fde7a6}td.branch{background:#f5b942;font-weight:bold}\n"
-          "tr.fold td{color:#888;text-align:left}\n"
-          "p.note{color:#a40}\n"
-          "</style></head><body>\n<h1>Hot paths</h1>\n"
+    html_page_start(out, "sampler-report paths",
+                    "td,th{padding:.15em .5em}\n"
+                    "table.paths td,table.paths th{border-bottom:1px solid #ddd}\n"
+                    "table.source{font-family:monospace}\n"
+                    "table.source td{text-align:center;padding:0 .4em}\n"
+                    "table.source td.n{text-align:right;color:#888}\n"
+                    "table.source td.text{text-align:left;white-space:pre}\n"
+                    "td.run{background:#fde7a6}"
+                    "td.branch{background:#f5b942;font-weight:bold}\n"
+                    "tr.fold td{color:#888;text-align:left}\n"
+                    "p.note{color:#a40}\n");
+    fputs("<h1>Hot paths</h1>\n"
           "<p>Hottest functions first. Each path's estimated traversals are its sampled count "
           "times the sparsity, with a 95% interval (exact at sparsity 1; else the Poisson score "
           "interval on the count). Below each function's paths, its source: a column per path, "

@@ -310,17 +310,12 @@ static void write_html(FILE *out, const struct subpaths_state *state,
 {
     struct sources sources = { subpaths_options.source_dirs.dirs,
                                subpaths_options.source_dirs.n_dirs, NULL, 0, 0 };
-    fputs("<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>\n"
-          "<title>sampler-report subpaths</title>\n<style>\n"
-          "body{font-family:sans-serif;margin:2em;color:#222}\n"
-          "table{border-collapse:collapse;margin-bottom:1.5em}\n"
-          "td,th{padding:.2em .5em;text-align:left;vertical-align:top;"
-          "border-bottom:1px solid #ddd}\n"
-          "td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
-          "ol.blocks{margin:0;padding-left:2.5em;font-family:monospace}\n"
-          "ol.blocks span.source{color:#555;white-space:pre}\n"
-          "span.note{color:#a40}\n"
-          "</style></head><body>\n<h1>Hot subpaths</h1>\n", out);
+    html_page_start(out, "sampler-report subpaths",
+                    "td,th{padding:.2em .5em;border-bottom:1px solid #ddd}\n"
+                    "ol.blocks{margin:0;padding-left:2.5em;font-family:monospace}\n"
+                    "ol.blocks span.source{color:#555;white-space:pre}\n"
+                    "span.note{color:#a40}\n");
+    fputs("<h1>Hot subpaths</h1>\n", out);
     fprintf(out, "<p>%llu subpath lists, %llu subpaths sampled (%llu dropped, %llu in units "
             "without a site table). Surely hottest first: by the lower bound of the estimated "
             "count, then the estimate; bounds are Chernoff bounds at %g%% confidence (exact "
