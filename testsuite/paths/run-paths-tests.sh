@@ -33,6 +33,14 @@
 #   inlined         inlined.c, whose loop condition calls a header's inline
 #                   getchar: exact counts, every line spelled is one of
 #                   inlined.c's, the loop's turns exit at the loop's line
+#   html            --format=html of the -O2 run: a well-formed,
+#                   self-contained page (testsuite/tools/html-tables.py)
+#                   whose paths are the csv rows; each path's column of
+#                   the source marks T or F on the line of each branch its
+#                   spelling names, X on its exit line
+#   html-no-source  the source not found: a note saying so, status 0
+#   html-escape     a site-table file naming a source a<b&"c.c: the name
+#                   and the source lines escaped, the page well-formed
 # The last line is "N passed, N failed"; exit status 1 if anything failed.
 set -u
 build=$(cd "$1" && pwd) || { echo "usage: $0 BUILD_DIR" >&2; exit 2; }
@@ -330,6 +338,86 @@ if (cd "$here" && "$build/bin/sampler-gcc" -O2 -fchecking -fplugin-arg-sampler-s
     fi
 else
     fail_with "inlined build" "$(cat "$dir/build")"
+fi
+
+# The HTML page: its paths are the csv rows, its source marked along them.
+dir=$scratch/shapes-O2
+"$report" paths "$dir/small.report" --binary "$dir/shapes" --top=1000000 --format=html \
+    --source-dir "$here" >"$dir/page.html" 2>"$dir/html.err"
+if python3 "$tools/html-tables.py" "$dir/page.html" >"$dir/page.json" 2>>"$dir/html.err" &&
+   python3 - "$dir/page.json" "$dir/small.rows" >>"$dir/html.err" 2>&1 <<'EOF'
+import json, re, sys
+page = json.load(open(sys.argv[1]))
+rows = sorted(open(sys.argv[2]).read().splitlines())
+seen, marked = [], 0
+tables = page["tables"]
+assert len(tables) == 2 * len(page["h2"]), (len(tables), page["h2"])
+for paths, source in zip(tables[0::2], tables[1::2]):
+    function = paths["after"].split(" ")[0]
+    assert source["after"] == paths["after"]
+    assert paths["rows"][0] == ["#", "path", "traversals", "95% interval", "share", "spelled"]
+    assert source["rows"][0][-1] == "source"
+    marks = {}     # (column, line) -> mark
+    for r in source["rows"][1:]:
+        if len(r) == 1:
+            continue   # folded lines
+        for column, mark in enumerate(r[1:-1]):
+            marks[(column, int(r[0]))] = mark
+    for column, r in enumerate(paths["rows"][1:]):
+        spelled = r[5]
+        # At sparsity 1 the count is the traversals; region lines are not shown.
+        seen.append((function, r[2], spelled))
+        for line, how in re.findall(r"line (\d+) (true|false)", spelled):
+            assert how[0].upper() in marks.get((column, int(line)), ""), (function, spelled, line)
+            marked += 1
+        for line in re.findall(r"exit line (\d+)", spelled):
+            assert "X" in marks.get((column, int(line)), ""), (function, spelled, line)
+expected = sorted((f, n, s) for f, n, _, s in (r.split("\t") for r in rows))
+assert sorted(seen) == expected, (sorted(seen)[:5], expected[:5])
+assert marked >= 10, marked
+EOF
+then
+    pass "html: well-formed, the csv's paths, branches and exits marked on the source"
+else
+    fail "html" "$dir/html.err"
+fi
+(cd "$scratch" && "$report" paths "$dir/small.report" --binary "$dir/shapes" --format=html) \
+    >"$dir/nosource.html" 2>"$dir/nosource.err"
+status=$?
+if [ $status = 0 ] && python3 "$tools/html-tables.py" "$dir/nosource.html" >"$dir/nosource.json" &&
+   grep -q '"Source file shapes.c not found (give --source-dir DIR)' "$dir/nosource.json"; then
+    pass "html-no-source: a note, status 0"
+else
+    fail_with "html-no-source" "status $status" "$(cat "$dir/nosource.err")"
+fi
+
+# A source named a<b&"c.c: GCC cannot build it (an inline asm's line
+# marker quotes the name as it is), so its site-table file is edited.
+dir=$scratch/escape; mkdir -p "$dir"
+cp "$here/shapes.c" "$dir/plain.c"
+if (cd "$dir" && "$build/bin/sampler-gcc" -O2 -fplugin-arg-sampler-schemes=paths \
+        -fplugin-arg-sampler-site-table=sites plain.c -o shapes) 2>"$dir/build"; then
+    SAMPLER_SPARSITY=1 SAMPLER_FILE="$dir/r" "$dir/shapes" 2 >/dev/null
+    sed 's/\tplain\.c\t/\ta<b\&"c.c\t/' "$dir/sites" >"$dir/sites2"
+    cp "$here/shapes.c" "$dir/a<b&\"c.c"
+    (cd "$dir" && "$report" paths r --sites sites2 --format=html --top=3) >"$dir/page.html" \
+        2>"$dir/err"
+    if grep -q 'a&lt;b&amp;&quot;c.c' "$dir/page.html" && ! grep -q 'a<b&"c.c' "$dir/page.html" &&
+       python3 "$tools/html-tables.py" "$dir/page.html" >"$dir/page.json" 2>>"$dir/err" &&
+       python3 -c '
+import json, sys
+page = json.load(open(sys.argv[1]))
+assert all(h.split(" \u2014 ")[1].startswith("a<b&\"c.c:") for h in page["h2"]), page["h2"]
+assert len(page["h2"]) >= 5 and not page["notes"], page
+source = [r[-1] for t in page["tables"][1::2] for r in t["rows"]]
+assert any("for (int k = 0; k < 10; k++)" in s for s in source), source' "$dir/page.json" \
+        2>>"$dir/err"; then
+        pass "html-escape: a<b&\"c.c and its source escaped"
+    else
+        fail "html-escape" "$dir/err"
+    fi
+else
+    fail "html-escape build" "$dir/build"
 fi
 
 finish

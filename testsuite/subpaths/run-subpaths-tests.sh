@@ -20,6 +20,12 @@
 #   P-bounds          each of the 5 commonest subpaths of 4 and of 8 blocks
 #                     (exact mode) lies within its 95% Chernoff bounds in at
 #                     least 19 of the 20 runs (the bounds are conservative)
+#   formats(NAME)     --format=jsonl and --format=html agree with csv on the
+#                     interpreter's sampled runs and on loop.c's exact one:
+#                     every object and table row a csv row, each block's
+#                     source line shown; the page well-formed
+#                     (testsuite/tools/html-tables.py)
+#   html-no-source    the source not found: a note per block, status 0
 #   fairness(S)       loop.c's branch at line 24 with branches alone and with
 #                     branches and subpaths (S), 20 seeds at sparsity 100: its
 #                     sampled true outcomes within 4 standard deviations of
@@ -197,6 +203,65 @@ else
     fail "build($program)" "$scratch/build.err"
 fi
 done
+
+# jsonl and html give the csv's subpaths: the interpreter's sampled runs
+# (Chernoff bounds) and loop.c's exact run (scale 1, bounds the count).
+for input in interp loop; do
+    if [ $input = interp ]; then
+        binary=$scratch/interp; reports=("$scratch"/interp[0-9]*.report)
+    else
+        binary=$scratch/loop-O2; reports=("$scratch/exact-O2.report")
+    fi
+    for format in csv jsonl html; do
+        "$report" subpaths "${reports[@]}" --binary "$binary" --top 30 --format=$format \
+            --source-dir "$here" >"$scratch/formats.$format" 2>"$scratch/formats.err"
+    done
+    if python3 "$here/../tools/html-tables.py" "$scratch/formats.html" >"$scratch/formats.json" \
+            2>>"$scratch/formats.err" &&
+       python3 - "$scratch/formats.csv" "$scratch/formats.jsonl" "$scratch/formats.json" \
+            >>"$scratch/formats.err" 2>&1 <<'EOF'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+objects = [json.loads(line) for line in open(sys.argv[2])]
+page = json.load(open(sys.argv[3]))
+assert len(rows) >= 5 and len(objects) == len(rows), (len(rows), len(objects))
+for r, o in zip(rows, objects):
+    assert int(r["rank"]) == o["rank"] and int(r["length"]) == o["length"], (r, o)
+    assert int(r["count"]) == o["count"] and float(r["confidence"]) == o["confidence"], (r, o)
+    for key in ("estimate", "low", "high"):
+        assert r[key] == "%.0f" % o[key], (key, r, o)
+    assert abs(float(r["scale"]) - o["scale"]) <= 1e-5 * o["scale"], (r, o)
+    assert r["blocks"] == " ".join("%s:%d" % (b["function"], b["line"]) for b in o["blocks"])
+    assert r["sites"] == " ".join(b["site"] for b in o["blocks"]), (r, o)
+    assert r["file"] == o["blocks"][0]["file"], (r, o)
+(table,) = page["tables"]
+assert table["rows"][0][:3] == ["#", "estimate", "bounds"], table["rows"][0]
+assert len(table["rows"]) == len(rows) + 1, len(table["rows"])
+for r, cells in zip(rows, table["rows"][1:]):
+    assert cells[0] == r["rank"] and cells[1] == r["estimate"], (r, cells)
+    assert cells[2] == "%s\u2013%s" % (r["low"], r["high"]), (r, cells)
+    assert cells[3] == r["length"] and cells[4] == r["count"], (r, cells)
+    # Each block as function:line, then its source line, found in --source-dir.
+    blocks = [b for b in cells[6].split("\n") if b]
+    assert [b.split(" ")[0] for b in blocks] == r["blocks"].split(" "), (r, blocks)
+    assert all(len(b.split(" ", 1)) == 2 and "not found" not in b for b in blocks), blocks
+EOF
+    then
+        pass "formats($input): jsonl and html as csv"
+    else
+        fail "formats($input)" "$scratch/formats.err"
+    fi
+done
+(cd "$scratch" && "$report" subpaths "$scratch/exact-O2.report" --binary "$scratch/loop-O2" \
+    --format=html --top 1) >"$scratch/nosource.html" 2>"$scratch/nosource.err"
+status=$?
+if [ $status = 0 ] &&
+   python3 "$here/../tools/html-tables.py" "$scratch/nosource.html" >"$scratch/nosource.json" &&
+   grep -q 'main:[0-9]* (loop.c not found)' "$scratch/nosource.json"; then
+    pass "html-no-source: each block says its file was not found, status 0"
+else
+    fail_with "html-no-source" "status $status" "$(cat "$scratch/nosource.err")"
+fi
 
 # Fairness: the branch at line 24 of loop.c, true in 50000 of 100000.
 for schemes in branches branches,subpaths; do

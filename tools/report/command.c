@@ -1,6 +1,7 @@
 #include "command.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
@@ -38,4 +39,54 @@ bool command_option_value(const char *name, int argc, char **argv, int *i, const
         return false;
     }
     return true;
+}
+
+int command_whole_number_option(const struct command *self, const char *name, long low,
+                                long high, int argc, char **argv, int *i, unsigned *number)
+{
+    const char *value;
+    if (!command_option_value(name, argc, argv, i, &value))
+        return 0;
+    char *end;
+    long n = value && *value ? strtol(value, &end, 10) : low - 1;
+    if (!value || !*value || *end || n < low || n > high) {
+        command_usage_error(self, "%s wants a whole number from %ld to %ld, not '%s'", name,
+                            low, high, value ? value : "");
+        return -1;
+    }
+    *number = (unsigned) n;
+    return 1;
+}
+
+int command_format_option(const struct command *self, int argc, char **argv, int *i,
+                          unsigned offered, enum command_format *format)
+{
+    static const char *const names[] = {
+        [FORMAT_TEXT] = "text", [FORMAT_CSV] = "csv", [FORMAT_JSONL] = "jsonl",
+        [FORMAT_HTML] = "html",
+    };
+    enum { N_FORMATS = sizeof names / sizeof *names };
+    const char *value;
+    if (!command_option_value("--format", argc, argv, i, &value))
+        return 0;
+    for (unsigned f = 0; value && f < N_FORMATS; f++) {
+        if ((offered & FORMAT_SET(f)) && strcmp(value, names[f]) == 0) {
+            *format = (enum command_format) f;
+            return 1;
+        }
+    }
+    /* "text, csv or jsonl" */
+    char list[64] = "";
+    unsigned left = 0;
+    for (unsigned f = 0; f < N_FORMATS; f++)
+        left += (offered & FORMAT_SET(f)) != 0;
+    for (unsigned f = 0; f < N_FORMATS; f++) {
+        if (!(offered & FORMAT_SET(f)))
+            continue;
+        left--;
+        strcat(list, names[f]);
+        strcat(list, left > 1 ? ", " : left == 1 ? " or " : "");
+    }
+    command_usage_error(self, "unknown format '%s' (%s)", value ? value : "", list);
+    return -1;
 }

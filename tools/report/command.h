@@ -44,4 +44,22 @@ void command_print_help(FILE *out, const struct command *command);
    *VALUE (NULL when the value is missing) and advances *I past it.  */
 bool command_option_value(const char *name, int argc, char **argv, int *i, const char **value);
 
+/* Matches ARGV[*I] against NAME (e.g. "--top") with a whole number from
+   LOW to HIGH.  Returns 0 if it is another option; 1 with *NUMBER set;
+   -1 after a usage error.  */
+int command_whole_number_option(const struct command *self, const char *name, long low,
+                                long high, int argc, char **argv, int *i, unsigned *number);
+
+/* The output formats of the listing commands (paths, subpaths, values),
+   and a set of them.  */
+enum command_format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSONL, FORMAT_HTML };
+#define FORMAT_SET(format) (1u << (format))
+#define FORMAT_SET_ALL (FORMAT_SET(FORMAT_HTML + 1) - 1)
+
+/* Matches ARGV[*I] against --format=F, F one of the formats in OFFERED.
+   Returns 0 if it is another option; 1 with *FORMAT set; -1 after a usage
+   error naming the formats offered.  */
+int command_format_option(const struct command *self, int argc, char **argv, int *i,
+                          unsigned offered, enum command_format *format);
+
 #endif

@@ -10,6 +10,7 @@
 
 #include "predicates.h"
 #include "rank.h"
+#include "sources.h"
 #include "textout.h"
 #include "util.h"
 
@@ -31,81 +32,17 @@ void html_text(FILE *out, const char *text)
     }
 }
 
-/* Source files read so far, by the name the site table gives.  */
-struct source_file {
-    char *name;
-    bool found;
-    char *text;
-    char **lines;       /* pointers into TEXT, NUL-terminated */
-    size_t n_lines;
-};
-
-struct sources {
-    const char *const *dirs;
-    size_t n_dirs;
-    struct source_file *files;
-    size_t n_files, capacity;
-};
-
-static bool try_read(const char *path, struct source_file *file)
+void html_page_start(FILE *out, const char *title, const char *style)
 {
-    struct byte_buffer contents = { 0 };
-    struct diag d;
-    if (!read_whole_file(path, &contents, &d)) {
-        buffer_free(&contents);
-        return false;
-    }
-    file->text = contents.data ? contents.data : xstrdup("");
-    size_t capacity = 0;
-    char *line = file->text;
-    while (*line) {
-        void *items = file->lines;
-        grow_array(&items, &capacity, file->n_lines + 1, sizeof *file->lines);
-        file->lines = items;
-        file->lines[file->n_lines++] = line;
-        char *newline = strchr(line, '\n');
-        if (!newline)
-            break;
-        *newline = '\0';
-        line = newline + 1;
-    }
-    return true;
-}
-
-static const struct source_file *find_source(struct sources *sources, const char *name)
-{
-    for (size_t i = 0; i < sources->n_files; i++) {
-        if (strcmp(sources->files[i].name, name) == 0)
-            return &sources->files[i];
-    }
-    void *items = sources->files;
-    grow_array(&items, &sources->capacity, sources->n_files + 1, sizeof *sources->files);
-    sources->files = items;
-    struct source_file *file = &sources->files[sources->n_files++];
-    memset(file, 0, sizeof *file);
-    file->name = xstrdup(name);
-    file->found = *name && try_read(name, file);
-    const char *base = strrchr(name, '/');
-    base = base ? base + 1 : name;
-    for (size_t i = 0; !file->found && *name && i < sources->n_dirs * 2; i++) {
-        const char *tail = i % 2 == 0 ? name : base;
-        size_t size = strlen(sources->dirs[i / 2]) + strlen(tail) + 2;
-        char *path = xmalloc(size);
-        snprintf(path, size, "%s/%s", sources->dirs[i / 2], tail);
-        file->found = try_read(path, file);
-        free(path);
-    }
-    return file;
-}
-
-static void free_sources(struct sources *sources)
-{
-    for (size_t i = 0; i < sources->n_files; i++) {
-        free(sources->files[i].name);
-        free(sources->files[i].text);
-        free(sources->files[i].lines);
-    }
-    free(sources->files);
+    fputs("<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>\n<title>", out);
+    html_text(out, title);
+    fputs("</title>\n<style>\n"
+          "body{font-family:sans-serif;margin:2em;color:#222}\n"
+          "table{border-collapse:collapse;margin-bottom:1.5em}\n"
+          "td,th{text-align:left;vertical-align:top}\n"
+          "td.n{text-align:right;font-variant-numeric:tabular-nums}\n", out);
+    fputs(style, out);
+    fputs("</style></head><body>\n", out);
 }
 
 static double clamp01(double value)
@@ -165,7 +102,7 @@ static void write_table(FILE *out, const struct ranking *ranking,
         fprintf(out, ":%u, in <code>", name.site->line);
         html_text(out, name.site->function);
         fputs("</code>", out);
-        const struct source_file *source = find_source(sources, name.site->file);
+        const struct source_file *source = sources_find(sources, name.site->file);
         if (source->found && name.site->line >= 1 && name.site->line <= source->n_lines) {
             fputs("<pre>", out);
             html_text(out, source->lines[name.site->line - 1]);
@@ -232,5 +169,5 @@ void write_ranking_html(FILE *out, const struct ranking *ranking,
     if (ranking->n_top)
         write_table(out, ranking, ranking->top, ranking->n_top, false, &sources);
     fputs("</body></html>\n", out);
-    free_sources(&sources);
+    sources_free(&sources);
 }

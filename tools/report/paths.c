@@ -15,6 +15,7 @@
 #include "pathtable.h"
 #include "runs.h"
 #include "schemes.h"
+#include "sources.h"
 #include "textout.h"
 #include "util.h"
 
@@ -22,12 +23,11 @@
 /* Steps shown of one path: a path visits each block once.  */
 #define MAX_STEPS 4096
 
-enum paths_format { PATHS_TEXT, PATHS_CSV, PATHS_JSONL };
-
 static struct {
     unsigned top;
     const char *function;
-    enum paths_format format;
+    enum command_format format;
+    struct source_dirs source_dirs;
 } paths_options;
 
 struct path_total {
@@ -200,25 +200,28 @@ static void interval(const struct function_paths *f, const struct path_total *t,
     }
 }
 
-/* The path as text: "line 7 true -> line 9 -> exit line 6".  */
-static void spell(const struct path_function *fn, unsigned long long path,
-                  struct byte_buffer *out, long *region_line)
+/* A shown path, decoded once for every writer.  */
+struct path_view {
+    const struct path_total *total;
+    double low, high;             /* the interval of its traversals */
+    long region_line;             /* 0 when not decoded */
+    struct path_step *steps;      /* none when not decoded */
+    size_t n_steps;
+    char *spelled;                /* as source lines and branches, or why not */
+};
+
+/* A function and its shown paths.  */
+struct function_view {
+    const struct function_paths *paths;
+    const struct path_function *table;   /* NULL: no path table */
+    struct path_view *shown;
+    size_t n_shown;
+};
+
+/* STEPS as text: "line 7 true -> line 9 -> exit line 6".  */
+static void spell(const struct path_step *steps, size_t n, struct byte_buffer *out)
 {
-    static struct path_step steps[MAX_STEPS];
-    size_t n = 0;
-    struct diag d;
     char text[96];
-    *region_line = 0;
-    if (!fn) {
-        buffer_append_text(out, "(no path table: give --binary)");
-        return;
-    }
-    if (!path_decode(fn, path, steps, MAX_STEPS, &n, region_line, &d)) {
-        buffer_append_text(out, "(");
-        buffer_append_text(out, d.message);
-        buffer_append_text(out, ")");
-        return;
-    }
     bool first = true;
     long last_shown = -1;
     for (size_t i = 0; i < n; i++) {
@@ -254,19 +257,70 @@ static void spell(const struct path_function *fn, unsigned long long path,
     }
 }
 
-static size_t shown_paths(const struct function_paths *f)
+/* Decodes T, a path of F (FN its path table, or NULL), into V.  */
+static void decode_path(const struct function_paths *f, const struct path_function *fn,
+                        const struct path_total *t, struct path_view *v)
 {
-    return f->n_paths < paths_options.top ? f->n_paths : paths_options.top;
+    static struct path_step steps[MAX_STEPS];
+    struct byte_buffer text = { 0 };
+    struct diag d;
+    memset(v, 0, sizeof *v);
+    v->total = t;
+    interval(f, t, &v->low, &v->high);
+    if (!fn) {
+        buffer_append_text(&text, "(no path table: give --binary)");
+    } else if (!path_decode(fn, t->path, steps, MAX_STEPS, &v->n_steps, &v->region_line, &d)) {
+        v->n_steps = 0;
+        v->region_line = 0;
+        buffer_append_text(&text, "(");
+        buffer_append_text(&text, d.message);
+        buffer_append_text(&text, ")");
+    } else {
+        spell(steps, v->n_steps, &text);
+        v->steps = xmalloc((v->n_steps ? v->n_steps : 1) * sizeof *v->steps);
+        memcpy(v->steps, steps, v->n_steps * sizeof *v->steps);
+    }
+    buffer_append(&text, "", 1);
+    v->spelled = text.data;
 }
 
-static void write_text(FILE *out, const struct paths_state *state,
-                       const struct path_catalog *catalog)
+/* The views of STATE's functions, in order, each with its hottest
+   --top paths decoded.  */
+static struct function_view *make_views(const struct paths_state *state,
+                                        const struct path_catalog *catalog)
 {
-    struct byte_buffer text = { 0 };
+    struct function_view *views = xcalloc(state->n_functions ? state->n_functions : 1,
+                                          sizeof *views);
     for (size_t i = 0; i < state->n_functions; i++) {
         const struct function_paths *f = &state->functions[i];
-        const struct path_function *fn = path_catalog_find(catalog, f->table->signature,
-                                                           f->site->index);
+        struct function_view *view = &views[i];
+        view->paths = f;
+        view->table = path_catalog_find(catalog, f->table->signature, f->site->index);
+        view->n_shown = f->n_paths < paths_options.top ? f->n_paths : paths_options.top;
+        view->shown = xcalloc(view->n_shown ? view->n_shown : 1, sizeof *view->shown);
+        for (size_t p = 0; p < view->n_shown; p++)
+            decode_path(f, view->table, &f->paths[p], &view->shown[p]);
+    }
+    return views;
+}
+
+static void free_views(struct function_view *views, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        for (size_t p = 0; p < views[i].n_shown; p++) {
+            free(views[i].shown[p].steps);
+            free(views[i].shown[p].spelled);
+        }
+        free(views[i].shown);
+    }
+    free(views);
+}
+
+static void write_text(FILE *out, const struct function_view *views, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct function_paths *f = views[i].paths;
+        const struct path_function *fn = views[i].table;
         fprintf(out, "%s:%u  %s  traversals %.0f  sampled %llu", f->site->file, f->site->line,
                 f->site->function, f->traversals, f->sampled);
         if (fn)
@@ -274,40 +328,26 @@ static void write_text(FILE *out, const struct paths_state *state,
         if (f->lost)
             fprintf(out, "  lost %llu (the table was full)", f->lost);
         fputc('\n', out);
-        for (size_t p = 0; p < shown_paths(f); p++) {
-            const struct path_total *t = &f->paths[p];
-            double low, high;
-            long region_line;
-            interval(f, t, &low, &high);
-            text.size = 0;
-            spell(fn, t->path, &text, &region_line);
-            buffer_append(&text, "", 1);
+        for (size_t p = 0; p < views[i].n_shown; p++) {
+            const struct path_view *v = &views[i].shown[p];
+            const struct path_total *t = v->total;
             fprintf(out, "  #%zu path %llu  traversals %.0f [%.0f, %.0f]  %.1f%%\n      %s\n",
-                    p + 1, t->path, t->traversals, low, high,
-                    f->traversals > 0 ? 100 * t->traversals / f->traversals : 0, text.data);
+                    p + 1, t->path, t->traversals, v->low, v->high,
+                    f->traversals > 0 ? 100 * t->traversals / f->traversals : 0, v->spelled);
         }
     }
-    buffer_free(&text);
 }
 
-static void write_csv(FILE *out, const struct paths_state *state,
-                      const struct path_catalog *catalog)
+static void write_csv(FILE *out, const struct function_view *views, size_t n)
 {
-    struct byte_buffer text = { 0 };
     fputs("file,line,function,unit,site,paths,sampled,lost,rank,path,region_line,count,"
           "traversals,traversals_low,traversals_high,spelled\n", out);
-    for (size_t i = 0; i < state->n_functions; i++) {
-        const struct function_paths *f = &state->functions[i];
-        const struct path_function *fn = path_catalog_find(catalog, f->table->signature,
-                                                           f->site->index);
-        for (size_t p = 0; p < shown_paths(f); p++) {
-            const struct path_total *t = &f->paths[p];
-            double low, high;
-            long region_line;
-            interval(f, t, &low, &high);
-            text.size = 0;
-            spell(fn, t->path, &text, &region_line);
-            buffer_append(&text, "", 1);
+    for (size_t i = 0; i < n; i++) {
+        const struct function_paths *f = views[i].paths;
+        const struct path_function *fn = views[i].table;
+        for (size_t p = 0; p < views[i].n_shown; p++) {
+            const struct path_view *v = &views[i].shown[p];
+            const struct path_total *t = v->total;
             csv_field(out, f->site->file, false);
             fprintf(out, "%u,", f->site->line);
             csv_field(out, f->site->function, false);
@@ -317,22 +357,18 @@ static void write_csv(FILE *out, const struct paths_state *state,
             else
                 fputs(",", out);
             fprintf(out, "%llu,%llu,%zu,%llu,%ld,%llu,%.17g,%.17g,%.17g,", f->sampled, f->lost,
-                    p + 1, t->path, region_line, t->count, t->traversals, low, high);
-            csv_field(out, text.data, true);
+                    p + 1, t->path, v->region_line, t->count, t->traversals, v->low, v->high);
+            csv_field(out, v->spelled, true);
         }
     }
-    buffer_free(&text);
 }
 
 /* One object per function, its paths in an array.  */
-static void write_jsonl(FILE *out, const struct paths_state *state,
-                        const struct path_catalog *catalog)
+static void write_jsonl(FILE *out, const struct function_view *views, size_t n)
 {
-    struct byte_buffer text = { 0 };
-    for (size_t i = 0; i < state->n_functions; i++) {
-        const struct function_paths *f = &state->functions[i];
-        const struct path_function *fn = path_catalog_find(catalog, f->table->signature,
-                                                           f->site->index);
+    for (size_t i = 0; i < n; i++) {
+        const struct function_paths *f = views[i].paths;
+        const struct path_function *fn = views[i].table;
         fputc('{', out);
         json_key(out, "file", true);
         json_string(out, f->site->file);
@@ -348,25 +384,228 @@ static void write_jsonl(FILE *out, const struct paths_state *state,
             fputs(",\"paths\":null", out);
         fprintf(out, ",\"sampled\":%llu,\"lost\":%llu,\"traversals\":%.17g,\"hot\":[",
                 f->sampled, f->lost, f->traversals);
-        for (size_t p = 0; p < shown_paths(f); p++) {
-            const struct path_total *t = &f->paths[p];
-            double low, high;
-            long region_line;
-            interval(f, t, &low, &high);
-            text.size = 0;
-            spell(fn, t->path, &text, &region_line);
-            buffer_append(&text, "", 1);
+        for (size_t p = 0; p < views[i].n_shown; p++) {
+            const struct path_view *v = &views[i].shown[p];
+            const struct path_total *t = v->total;
             fprintf(out, "%s{\"path\":%llu,\"region_line\":%ld,\"count\":%llu,"
                     "\"traversals\":%.17g,\"traversals_low\":%.17g,"
-                    "\"traversals_high\":%.17g", p ? "," : "", t->path, region_line,
-                    t->count, t->traversals, low, high);
+                    "\"traversals_high\":%.17g", p ? "," : "", t->path, v->region_line,
+                    t->count, t->traversals, v->low, v->high);
             json_key(out, "spelled", false);
-            json_string(out, text.data);
+            json_string(out, v->spelled);
             fputc('}', out);
         }
         fputs("]}\n", out);
     }
-    buffer_free(&text);
+}
+
+/* How a path passes a source line, for the HTML page.  */
+enum {
+    MARK_RUN = 1,       /* a line of one of its blocks */
+    MARK_TRUE = 2,      /* a branch taken true, false, a switch case, the way out */
+    MARK_FALSE = 4,
+    MARK_SWITCH = 8,
+    MARK_EXIT = 16,
+};
+
+static unsigned step_mark(const struct path_step *s)
+{
+    if (strcmp(s->how, "true") == 0)
+        return MARK_TRUE;
+    if (strcmp(s->how, "false") == 0)
+        return MARK_FALSE;
+    if (strcmp(s->how, "switch") == 0)
+        return MARK_SWITCH;
+    if (strcmp(s->how, "exit") == 0)
+        return MARK_EXIT;
+    return 0;
+}
+
+/* Marks, in column COLUMN of MARKS (a row per line from FIRST to LAST,
+   STRIDE wide), the lines V's steps pass and how.  */
+static void mark_path(const struct path_view *v, unsigned char *marks, long first, long last,
+                      size_t stride, size_t column)
+{
+    for (size_t i = 0; i < v->n_steps; i++) {
+        const struct path_step *s = &v->steps[i];
+        for (long line = s->first_line; line > 0 && line <= s->last_line; line++)
+            if (line >= first && line <= last)
+                marks[(size_t)(line - first) * stride + column] |= MARK_RUN;
+        unsigned how = step_mark(s);
+        long line = s->line ? s->line : s->last_line;
+        if (how && line >= first && line <= last)
+            marks[(size_t)(line - first) * stride + column] |= (unsigned char) how;
+    }
+}
+
+/* Widens *FIRST to *LAST (0: none yet) to the lines V's steps name.  */
+static void path_lines(const struct path_view *v, long *first, long *last)
+{
+    for (size_t i = 0; i < v->n_steps; i++) {
+        const struct path_step *s = &v->steps[i];
+        long lines[3] = { s->first_line, s->last_line, s->line };
+        for (int k = 0; k < 3; k++) {
+            if (lines[k] <= 0)
+                continue;
+            if (*first == 0 || lines[k] < *first)
+                *first = lines[k];
+            if (lines[k] > *last)
+                *last = lines[k];
+        }
+    }
+}
+
+static void write_mark(FILE *out, unsigned mark)
+{
+    static const struct { unsigned bit; const char *text; } names[] = {
+        { MARK_TRUE, "T" }, { MARK_FALSE, "F" }, { MARK_SWITCH, "S" }, { MARK_EXIT, "X" },
+    };
+    if (!mark) {
+        fputs("<td></td>", out);
+        return;
+    }
+    fputs(mark & ~MARK_RUN ? "<td class=branch>" : "<td class=run>", out);
+    bool any = false;
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+        if (mark & names[k].bit) {
+            fprintf(out, "%s%s", any ? " " : "", names[k].text);
+            any = true;
+        }
+    }
+    fputs(any ? "</td>" : "&#x2022;</td>", out);
+}
+
+/* Lines no shown path passes, this many or more in a row, are folded.  */
+#define FOLD_LINES 6
+
+static bool line_marked(const unsigned char *marks, size_t stride, size_t row)
+{
+    for (size_t p = 0; p < stride; p++)
+        if (marks[row * stride + p])
+            return true;
+    return false;
+}
+
+/* The function's source from its first to its last line any shown path
+   names, a column per path marking the lines it runs and its branches'
+   directions; or a note saying why not.  */
+static void write_source(FILE *out, const struct function_view *view, struct sources *sources)
+{
+    const struct function_paths *f = view->paths;
+    long first = 0, last = 0;
+    for (size_t p = 0; p < view->n_shown; p++)
+        path_lines(&view->shown[p], &first, &last);
+    if (first == 0) {
+        fputs("<p class=note>No source lines: the paths could not be decoded (see above).</p>\n",
+              out);
+        return;
+    }
+    const struct source_file *source = sources_find(sources, f->site->file);
+    if (!source->found) {
+        fputs("<p class=note>Source file <code>", out);
+        html_text(out, f->site->file);
+        fputs("</code> not found (give --source-dir DIR): the paths are shown as lines "
+              "only.</p>\n", out);
+        return;
+    }
+    if ((unsigned long) f->site->line >= 1 && f->site->line < first)
+        first = f->site->line;
+    if ((size_t) last > source->n_lines)
+        last = (long) source->n_lines;
+    if (first > last) {
+        fputs("<p class=note>Source file <code>", out);
+        html_text(out, f->site->file);
+        fprintf(out, "</code> has %zu lines, fewer than the paths name: it is not the file "
+                "the program was built from.</p>\n", source->n_lines);
+        return;
+    }
+    size_t stride = view->n_shown, n_lines = (size_t)(last - first + 1);
+    unsigned char *marks = xcalloc(n_lines * stride, 1);
+    for (size_t p = 0; p < view->n_shown; p++)
+        mark_path(&view->shown[p], marks, first, last, stride, p);
+    fputs("<table class=source>\n<thead><tr><th>line</th>", out);
+    for (size_t p = 0; p < view->n_shown; p++)
+        fprintf(out, "<th>#%zu</th>", p + 1);
+    fputs("<th class=text>source</th></tr></thead>\n<tbody>\n", out);
+    for (size_t l = 0; l < n_lines; l++) {
+        size_t run = 0;
+        while (l + run < n_lines && !line_marked(marks, stride, l + run)
+               && first + (long)(l + run) != (long) f->site->line)
+            run++;
+        if (run >= FOLD_LINES) {
+            fprintf(out, "<tr class=fold><td colspan=%zu>&#x22ee; lines %ld-%ld</td></tr>\n",
+                    stride + 2, first + (long) l, first + (long)(l + run - 1));
+            l += run - 1;
+            continue;
+        }
+        fprintf(out, "<tr><td class=n>%ld</td>", first + (long) l);
+        for (size_t p = 0; p < stride; p++)
+            write_mark(out, marks[l * stride + p]);
+        fputs("<td class=text>", out);
+        html_text(out, source->lines[first + (long) l - 1]);
+        fputs("</td></tr>\n", out);
+    }
+    fputs("</tbody></table>\n", out);
+    free(marks);
+}
+
+/* One self-contained page: per function, a table of its hot paths and its
+   source with each path's lines and branch directions marked.  */
+static void write_html(FILE *out, const struct function_view *views, size_t n)
+{
+    struct sources sources = { paths_options.source_dirs.dirs,
+                               paths_options.source_dirs.n_dirs, NULL, 0, 0 };
+    html_page_start(out, "sampler-report paths",
+                    "td,th{padding:.15em .5em}\n"
+                    "table.paths td,table.paths th{border-bottom:1px solid #ddd}\n"
+                    "table.source{font-family:monospace}\n"
+                    "table.source td{text-align:center;padding:0 .4em}\n"
+                    "table.source td.n{text-align:right;color:#888}\n"
+                    "table.source td.text{text-align:left;white-space:pre}\n"
+                    "td.run{background:#fde7a6}"
+                    "td.branch{background:#f5b942;font-weight:bold}\n"
+                    "tr.fold td{color:#888;text-align:left}\n"
+                    "p.note{color:#a40}\n");
+    fputs("<h1>Hot paths</h1>\n"
+          "<p>Hottest functions first. Each path's estimated traversals are its sampled count "
+          "times the sparsity, with a 95% interval (exact at sparsity 1; else the Poisson score "
+          "interval on the count). Below each function's paths, its source: a column per path, "
+          "shaded on the lines of the blocks the path runs through, with the direction it "
+          "leaves a branch by (T true, F false, S a switch case) and X where it leaves its "
+          "region.</p>\n", out);
+    if (n == 0)
+        fputs("<p>No paths were sampled.</p>\n", out);
+    for (size_t i = 0; i < n; i++) {
+        const struct function_paths *f = views[i].paths;
+        const struct path_function *fn = views[i].table;
+        fputs("<h2><code>", out);
+        html_text(out, f->site->function);
+        fputs("</code> &mdash; ", out);
+        html_text(out, f->site->file);
+        fprintf(out, ":%u</h2>\n<p>traversals %.0f, sampled %llu", f->site->line, f->traversals,
+                f->sampled);
+        if (fn)
+            fprintf(out, ", paths %llu (%s)", fn->n_paths, fn->in_array ? "array" : "hash table");
+        if (f->lost)
+            fprintf(out, ", lost %llu (the table was full)", f->lost);
+        fputs("</p>\n<table class=paths>\n<thead><tr><th>#</th><th>path</th>"
+              "<th>traversals</th><th>95% interval</th><th>share</th><th>spelled</th></tr>"
+              "</thead>\n<tbody>\n", out);
+        for (size_t p = 0; p < views[i].n_shown; p++) {
+            const struct path_view *v = &views[i].shown[p];
+            const struct path_total *t = v->total;
+            fprintf(out, "<tr><td class=n>%zu</td><td class=n>%llu</td><td class=n>%.0f</td>"
+                    "<td class=n>%.0f&ndash;%.0f</td><td class=n>%.1f%%</td><td><code>",
+                    p + 1, t->path, t->traversals, v->low, v->high,
+                    f->traversals > 0 ? 100 * t->traversals / f->traversals : 0);
+            html_text(out, v->spelled);
+            fputs("</code></td></tr>\n", out);
+        }
+        fputs("</tbody></table>\n", out);
+        write_source(out, &views[i], &sources);
+    }
+    fputs("</body></html>\n", out);
+    sources_free(&sources);
 }
 
 /* The path tables of the programs and site-table files the site tables
@@ -436,12 +675,16 @@ static int run_paths(const struct run_options *options)
                   sizeof *state.functions[i].paths, by_traversals);
         qsort(state.functions, state.n_functions, sizeof *state.functions,
               functions_by_traversals);
-        if (paths_options.format == PATHS_CSV)
-            write_csv(stdout, &state, &catalog);
-        else if (paths_options.format == PATHS_JSONL)
-            write_jsonl(stdout, &state, &catalog);
+        struct function_view *views = make_views(&state, &catalog);
+        if (paths_options.format == FORMAT_CSV)
+            write_csv(stdout, views, state.n_functions);
+        else if (paths_options.format == FORMAT_JSONL)
+            write_jsonl(stdout, views, state.n_functions);
+        else if (paths_options.format == FORMAT_HTML)
+            write_html(stdout, views, state.n_functions);
         else
-            write_text(stdout, &state, &catalog);
+            write_text(stdout, views, state.n_functions);
+        free_views(views, state.n_functions);
         run_set_explain(&set);
         status = fflush(stdout) == 0 && !ferror(stdout) ? EXIT_FINE : EXIT_BAD_INPUT;
     } else {
@@ -465,34 +708,20 @@ static int run_paths(const struct run_options *options)
 static int take_paths_option(const struct command *self, int argc, char **argv, int *i)
 {
     const char *value;
-    if (command_option_value("--format", argc, argv, i, &value)) {
-        if (value && strcmp(value, "text") == 0)
-            paths_options.format = PATHS_TEXT;
-        else if (value && strcmp(value, "csv") == 0)
-            paths_options.format = PATHS_CSV;
-        else if (value && strcmp(value, "jsonl") == 0)
-            paths_options.format = PATHS_JSONL;
-        else
-            return command_usage_error(self, "unknown format '%s' (text, csv or jsonl)",
-                                       value ? value : ""), -1;
-        return 1;
-    }
+    int taken = command_format_option(self, argc, argv, i, FORMAT_SET_ALL,
+                                      &paths_options.format);
+    if (!taken)
+        taken = source_dir_option(self, argc, argv, i, &paths_options.source_dirs);
+    if (taken)
+        return taken;
     if (command_option_value("--function", argc, argv, i, &value)) {
         if (!value || !*value)
             return command_usage_error(self, "--function wants a function's name"), -1;
         paths_options.function = value;
         return 1;
     }
-    if (command_option_value("--top", argc, argv, i, &value)) {
-        char *end;
-        long n = value && *value ? strtol(value, &end, 10) : -1;
-        if (!value || !*value || *end || n < 1 || n > 1000000)
-            return command_usage_error(self, "--top wants a whole number from 1 to 1000000, "
-                                       "not '%s'", value ? value : ""), -1;
-        paths_options.top = (unsigned) n;
-        return 1;
-    }
-    return 0;
+    return command_whole_number_option(self, "--top", 1, 1000000, argc, argv, i,
+                                       &paths_options.top);
 }
 
 static int paths_main(const struct command *self, int argc, char **argv)
@@ -500,20 +729,23 @@ static int paths_main(const struct command *self, int argc, char **argv)
     struct run_options options = { 0 };
     paths_options.top = 10;
     paths_options.function = NULL;
-    paths_options.format = PATHS_TEXT;
+    paths_options.format = FORMAT_TEXT;
+    paths_options.source_dirs.n_dirs = 0;
     int status = run_command_line(self, argc, argv, &options, NULL, NULL, take_paths_option);
     if (status == EXIT_FINE)
         status = run_paths(&options);
     else if (status == RUN_COMMAND_HELP)
         status = EXIT_FINE;
     run_options_free(&options);
+    free(paths_options.source_dirs.dirs);
+    paths_options.source_dirs = (struct source_dirs) { 0 };
     return status;
 }
 
 const struct command paths_command = {
     .name = "paths",
     .synopsis = "INPUT... [--binary FILE]... [--sites FILE]... [--function=F] [--top=N] "
-                "[--format=text|csv|jsonl]",
+                "[--format=text|csv|jsonl|html] [--source-dir DIR]...",
     .summary = "Show each function's hot paths (the paths scheme) combined over every run,\n"
                "hottest functions first: each path's estimated traversals (sampled count\n"
                "times sparsity) with a 95% interval (exact at sparsity 1; else the Poisson\n"
@@ -523,7 +755,9 @@ const struct command paths_command = {
         RUN_OPTIONS_HELP
         "  --function=F     only function F\n"
         "  --top=N          paths shown per function, 1 to 1000000 (10)\n"
-        "  --format=F       text (default), csv (one row per function and path) or\n"
-        "                   jsonl (one object per function, its paths in \"hot\")\n",
+        "  --format=F       text (default), csv (one row per function and path),\n"
+        "                   jsonl (one object per function, its paths in \"hot\") or\n"
+        "                   html (one page: each function's paths over its source)\n"
+        SOURCE_DIR_OPTION_HELP,
     .run = paths_main,
 };

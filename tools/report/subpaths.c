@@ -21,19 +21,20 @@
 #include "hotlist.h"
 #include "runs.h"
 #include "schemes.h"
+#include "sources.h"
 #include "textout.h"
 #include "util.h"
 
 #define LENGTH_CLASSES 11          /* 2^1 .. 2^10 */
 #define CLASS_CAPACITY 65536
 
-enum subpaths_format { SUBPATHS_TEXT, SUBPATHS_CSV };
 
 static struct {
     unsigned top;
     unsigned length;               /* 0: every length */
     double confidence;
-    enum subpaths_format format;
+    enum command_format format;
+    struct source_dirs source_dirs;
 } subpaths_options;
 
 /* A distinct subpath: its blocks as sites of the catalog's tables.  */
@@ -203,6 +204,162 @@ static void write_blocks(FILE *out, const struct subpath_spelled *s, const char 
         fprintf(out, "%s%s:%u", b ? separator : "", s->sites[b]->function, s->sites[b]->line);
 }
 
+/* S's blocks as "function:line function:line".  */
+static char *blocks_text(const struct subpath_spelled *s)
+{
+    struct byte_buffer blocks = { 0 };
+    for (unsigned b = 0; b < s->length; b++) {
+        const struct site *site = s->sites[b];
+        char line[32];
+        if (b)
+            buffer_append(&blocks, " ", 1);
+        buffer_append(&blocks, site->function, strlen(site->function));
+        snprintf(line, sizeof line, ":%u", site->line);
+        buffer_append(&blocks, line, strlen(line));
+    }
+    buffer_append(&blocks, "", 1);
+    return blocks.data;
+}
+
+/* S's blocks as "signature:index signature:index": two blocks on one line
+   read the same as function:line.  */
+static char *sites_text(const struct subpath_spelled *s)
+{
+    size_t key_length = strlen(s->key);
+    char *sites = xstrdup(s->key);
+    if (key_length > 0)
+        sites[key_length - 1] = '\0';   /* the last comma */
+    for (char *c = sites; *c; c++)
+        if (*c == ',')
+            *c = ' ';
+    return sites;
+}
+
+static void write_csv(FILE *out, const struct shown *shown, size_t n_shown)
+{
+    fputs("rank,estimate,low,high,confidence,length,count,scale,file,blocks,sites\n", out);
+    for (size_t i = 0; i < n_shown; i++) {
+        const struct shown *s = &shown[i];
+        fprintf(out, "%zu,%.0f,%.0f,%.0f,%g,%u,%llu,%.6g,", i + 1, s->estimate, s->low,
+                s->high, subpaths_options.confidence, s->spelled->length, s->count,
+                s->scale);
+        csv_field(out, s->spelled->sites[0]->file, false);
+        char *blocks = blocks_text(s->spelled);
+        csv_field(out, blocks, false);
+        free(blocks);
+        char *sites = sites_text(s->spelled);
+        csv_field(out, sites, true);
+        free(sites);
+    }
+}
+
+/* One object per subpath, its blocks in an array.  */
+static void write_jsonl(FILE *out, const struct shown *shown, size_t n_shown)
+{
+    for (size_t i = 0; i < n_shown; i++) {
+        const struct shown *s = &shown[i];
+        fprintf(out, "{\"rank\":%zu,\"estimate\":%.17g,\"low\":%.17g,\"high\":%.17g,"
+                "\"confidence\":%g,\"length\":%u,\"count\":%llu,\"scale\":%.17g",
+                i + 1, s->estimate, s->low, s->high, subpaths_options.confidence,
+                s->spelled->length, s->count, s->scale);
+        fputs(",\"blocks\":[", out);
+        char *sites = sites_text(s->spelled);
+        char *next = sites;
+        for (unsigned b = 0; b < s->spelled->length; b++) {
+            const struct site *site = s->spelled->sites[b];
+            char *word = next;
+            next = strchr(word, ' ');
+            if (next)
+                *next++ = '\0';
+            fputs(b ? ",{" : "{", out);
+            json_key(out, "function", true);
+            json_string(out, site->function);
+            json_key(out, "file", false);
+            json_string(out, site->file);
+            fprintf(out, ",\"line\":%u", site->line);
+            json_key(out, "site", false);
+            json_string(out, word);
+            fputc('}', out);
+        }
+        free(sites);
+        fputs("]}\n", out);
+    }
+}
+
+static void write_text(FILE *out, const struct subpaths_state *state, const struct shown *shown,
+                       size_t n_shown)
+{
+    fprintf(out, "%llu subpath lists, %llu subpaths sampled (%llu dropped, "
+            "%llu in units without a site table); estimated counts with "
+            "Chernoff bounds at %g%% confidence\n",
+            state->lists, state->offered, state->dropped, state->unspelled,
+            100 * subpaths_options.confidence);
+    for (size_t i = 0; i < n_shown; i++) {
+        const struct shown *s = &shown[i];
+        fprintf(out, "%zu. %.0f [%.0f, %.0f]  %u blocks, %llu in the sample\n   ",
+                i + 1, s->estimate, s->low, s->high, s->spelled->length, s->count);
+        write_blocks(out, s->spelled, " -> ");
+        fputc('\n', out);
+    }
+}
+
+/* One self-contained page: a row per subpath, its blocks as function:line
+   with their source lines where the files are found.  */
+static void write_html(FILE *out, const struct subpaths_state *state,
+                       const struct shown *shown, size_t n_shown)
+{
+    struct sources sources = { subpaths_options.source_dirs.dirs,
+                               subpaths_options.source_dirs.n_dirs, NULL, 0, 0 };
+    html_page_start(out, "sampler-report subpaths",
+                    "td,th{padding:.2em .5em;border-bottom:1px solid #ddd}\n"
+                    "ol.blocks{margin:0;padding-left:2.5em;font-family:monospace}\n"
+                    "ol.blocks span.source{color:#555;white-space:pre}\n"
+                    "span.note{color:#a40}\n");
+    fputs("<h1>Hot subpaths</h1>\n", out);
+    fprintf(out, "<p>%llu subpath lists, %llu subpaths sampled (%llu dropped, %llu in units "
+            "without a site table). Surely hottest first: by the lower bound of the estimated "
+            "count, then the estimate; bounds are Chernoff bounds at %g%% confidence (exact "
+            "where the scale is 1).</p>\n", state->lists, state->offered, state->dropped,
+            state->unspelled, 100 * subpaths_options.confidence);
+    if (n_shown == 0) {
+        fputs("<p>No subpaths were sampled.</p>\n", out);
+    } else {
+        fputs("<table>\n<thead><tr><th>#</th><th>estimate</th><th>bounds</th><th>blocks</th>"
+              "<th>in the sample</th><th>scale</th><th>the blocks, in order</th></tr></thead>\n"
+              "<tbody>\n", out);
+    }
+    for (size_t i = 0; i < n_shown; i++) {
+        const struct shown *s = &shown[i];
+        fprintf(out, "<tr><td class=n>%zu</td><td class=n>%.0f</td>"
+                "<td class=n>%.0f&ndash;%.0f</td><td class=n>%u</td><td class=n>%llu</td>"
+                "<td class=n>%.6g</td><td><ol class=blocks>\n", i + 1, s->estimate, s->low,
+                s->high, s->spelled->length, s->count, s->scale);
+        for (unsigned b = 0; b < s->spelled->length; b++) {
+            const struct site *site = s->spelled->sites[b];
+            const struct source_file *source = sources_find(&sources, site->file);
+            fputs("<li>", out);
+            html_text(out, site->function);
+            fprintf(out, ":%u ", site->line);
+            if (source->found && site->line >= 1 && site->line <= source->n_lines) {
+                fputs("<span class=source>", out);
+                html_text(out, source->lines[site->line - 1]);
+                fputs("</span>", out);
+            } else {
+                fputs("<span class=note>(", out);
+                html_text(out, site->file);
+                fputs(source->found ? ": no such line)" : " not found)", out);
+                fputs("</span>", out);
+            }
+            fputs("</li>\n", out);
+        }
+        fputs("</ol></td></tr>\n", out);
+    }
+    if (n_shown)
+        fputs("</tbody></table>\n", out);
+    fputs("</body></html>\n", out);
+    sources_free(&sources);
+}
+
 static int run_subpaths(const struct run_options *options)
 {
     struct run_set set;
@@ -249,54 +406,14 @@ static int run_subpaths(const struct run_options *options)
             qsort(shown, n_shown, sizeof *shown, by_estimate);
         if (n_shown > subpaths_options.top)
             n_shown = subpaths_options.top;
-        FILE *out = stdout;
-        if (subpaths_options.format == SUBPATHS_CSV) {
-            fputs("rank,estimate,low,high,confidence,length,count,scale,file,blocks,sites\n", out);
-            for (size_t i = 0; i < n_shown; i++) {
-                const struct shown *s = &shown[i];
-                fprintf(out, "%zu,%.0f,%.0f,%.0f,%g,%u,%llu,%.6g,", i + 1, s->estimate, s->low,
-                        s->high, subpaths_options.confidence, s->spelled->length, s->count,
-                        s->scale);
-                csv_field(out, s->spelled->sites[0]->file, false);
-                struct byte_buffer blocks = { 0 };
-                for (unsigned b = 0; b < s->spelled->length; b++) {
-                    const struct site *site = s->spelled->sites[b];
-                    char line[32];
-                    if (b)
-                        buffer_append(&blocks, " ", 1);
-                    buffer_append(&blocks, site->function, strlen(site->function));
-                    snprintf(line, sizeof line, ":%u", site->line);
-                    buffer_append(&blocks, line, strlen(line));
-                }
-                buffer_append(&blocks, "", 1);
-                csv_field(out, (const char *)blocks.data, false);
-                /* Each block as the unit's signature and the site's index:
-                   two blocks on one line read the same as function:line.  */
-                size_t key_length = strlen(s->spelled->key);
-                char *sites = xstrdup(s->spelled->key);
-                if (key_length > 0)
-                    sites[key_length - 1] = '\0';   /* the last comma */
-                for (char *c = sites; *c; c++)
-                    if (*c == ',')
-                        *c = ' ';
-                csv_field(out, sites, true);
-                free(sites);
-                buffer_free(&blocks);
-            }
-        } else {
-            fprintf(out, "%llu subpath lists, %llu subpaths sampled (%llu dropped, "
-                    "%llu in units without a site table); estimated counts with "
-                    "Chernoff bounds at %g%% confidence\n",
-                    state.lists, state.offered, state.dropped, state.unspelled,
-                    100 * subpaths_options.confidence);
-            for (size_t i = 0; i < n_shown; i++) {
-                const struct shown *s = &shown[i];
-                fprintf(out, "%zu. %.0f [%.0f, %.0f]  %u blocks, %llu in the sample\n   ",
-                        i + 1, s->estimate, s->low, s->high, s->spelled->length, s->count);
-                write_blocks(out, s->spelled, " -> ");
-                fputc('\n', out);
-            }
-        }
+        if (subpaths_options.format == FORMAT_CSV)
+            write_csv(stdout, shown, n_shown);
+        else if (subpaths_options.format == FORMAT_JSONL)
+            write_jsonl(stdout, shown, n_shown);
+        else if (subpaths_options.format == FORMAT_HTML)
+            write_html(stdout, &state, shown, n_shown);
+        else
+            write_text(stdout, &state, shown, n_shown);
         free(shown);
         run_set_explain(&set);
         status = fflush(stdout) == 0 && !ferror(stdout) ? EXIT_FINE : EXIT_BAD_INPUT;
@@ -319,24 +436,16 @@ static int take_subpaths_option(const struct command *self, int argc, char **arg
 {
     const char *value;
     char *end;
-    if (command_option_value("--format", argc, argv, i, &value)) {
-        if (value && strcmp(value, "text") == 0)
-            subpaths_options.format = SUBPATHS_TEXT;
-        else if (value && strcmp(value, "csv") == 0)
-            subpaths_options.format = SUBPATHS_CSV;
-        else
-            return command_usage_error(self, "unknown format '%s' (text or csv)",
-                                       value ? value : ""), -1;
-        return 1;
-    }
-    if (command_option_value("--top", argc, argv, i, &value)) {
-        long n = value && *value ? strtol(value, &end, 10) : -1;
-        if (!value || !*value || *end || n < 1 || n > 100000)
-            return command_usage_error(self, "--top wants a whole number from 1 to 100000, "
-                                       "not '%s'", value ? value : ""), -1;
-        subpaths_options.top = (unsigned) n;
-        return 1;
-    }
+    int taken = command_format_option(self, argc, argv, i, FORMAT_SET_ALL,
+                                      &subpaths_options.format);
+    if (!taken)
+        taken = source_dir_option(self, argc, argv, i, &subpaths_options.source_dirs);
+    if (taken)
+        return taken;
+    taken = command_whole_number_option(self, "--top", 1, 100000, argc, argv, i,
+                                        &subpaths_options.top);
+    if (taken)
+        return taken;
     if (command_option_value("--length", argc, argv, i, &value)) {
         long n = value && *value ? strtol(value, &end, 10) : -1;
         if (!value || !*value || *end || n < 2 || n > 1024 || (n & (n - 1)) != 0)
@@ -362,20 +471,23 @@ static int subpaths_main(const struct command *self, int argc, char **argv)
     subpaths_options.top = 10;
     subpaths_options.length = 0;
     subpaths_options.confidence = 0.95;
-    subpaths_options.format = SUBPATHS_TEXT;
+    subpaths_options.format = FORMAT_TEXT;
+    subpaths_options.source_dirs.n_dirs = 0;
     int status = run_command_line(self, argc, argv, &options, NULL, NULL, take_subpaths_option);
     if (status == EXIT_FINE)
         status = run_subpaths(&options);
     else if (status == RUN_COMMAND_HELP)
         status = EXIT_FINE;
     run_options_free(&options);
+    free(subpaths_options.source_dirs.dirs);
+    subpaths_options.source_dirs = (struct source_dirs) { 0 };
     return status;
 }
 
 const struct command subpaths_command = {
     .name = "subpaths",
     .synopsis = "INPUT... [--binary FILE]... [--sites FILE]... [--top=N] [--length=L] "
-                "[--confidence=P] [--format=text|csv]",
+                "[--confidence=P] [--format=text|csv|jsonl|html] [--source-dir DIR]...",
     .summary = "Show the hot subpaths of the subpaths scheme, combined over every thread and\n"
                "run, surely hottest first (by the lower bound): each one's estimated count\n"
                "with its Chernoff bounds and its blocks as function:line.",
@@ -384,6 +496,9 @@ const struct command subpaths_command = {
         "  --top=N          subpaths shown, 1 to 100000 (10)\n"
         "  --length=L       only subpaths of L blocks, a power of two from 2 to 1024\n"
         "  --confidence=P   the bounds' confidence, above 0 and below 1 (0.95)\n"
-        "  --format=F       text (default) or csv (one row per subpath)\n",
+        "  --format=F       text (default), csv (one row per subpath), jsonl (one\n"
+        "                   object per subpath, its blocks in \"blocks\") or html (one\n"
+        "                   page, each block with its source line)\n"
+        SOURCE_DIR_OPTION_HELP,
     .run = subpaths_main,
 };

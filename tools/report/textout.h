@@ -47,6 +47,11 @@ void json_string_or_null(FILE *out, const char *text);
    entities, control characters as visible symbols (html.c).  */
 void html_text(FILE *out, const char *text);
 
+/* The start of a self-contained page, up to and including <body>: TITLE
+   (escaped), a common style (body, tables, td.n for numbers) and STYLE,
+   rules of the page's own.  */
+void html_page_start(FILE *out, const char *title, const char *style);
+
 /* TEXT as a string field of the report and site-table formats: backslash,
    TAB and newline written as two characters each.  */
 void write_escaped(FILE *out, const char *text);

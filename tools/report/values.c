@@ -15,12 +15,10 @@
 
 #define CONFIDENCE 0.95
 
-enum values_format { VALUES_TEXT, VALUES_CSV, VALUES_JSONL, VALUES_HTML };
-
 static struct {
     double min_share;
     unsigned top;
-    enum values_format format;
+    enum command_format format;
 } values_options;
 
 /* One site's list, combined over the runs so far.  */
@@ -356,11 +354,11 @@ static int run_values(const struct run_options *options)
             hot_list_sort(&state.sites[s].list);
         qsort(state.sites, state.n_sites, sizeof *state.sites, by_visits);
         shown_state = &state;
-        if (values_options.format == VALUES_CSV)
+        if (values_options.format == FORMAT_CSV)
             write_csv(stdout, &state);
-        else if (values_options.format == VALUES_JSONL)
+        else if (values_options.format == FORMAT_JSONL)
             write_jsonl(stdout, &state);
-        else if (values_options.format == VALUES_HTML)
+        else if (values_options.format == FORMAT_HTML)
             write_html(stdout, &state);
         else
             write_text(stdout, &state);
@@ -391,20 +389,10 @@ static int run_values(const struct run_options *options)
 static int take_values_option(const struct command *self, int argc, char **argv, int *i)
 {
     const char *value;
-    if (command_option_value("--format", argc, argv, i, &value)) {
-        if (value && strcmp(value, "text") == 0)
-            values_options.format = VALUES_TEXT;
-        else if (value && strcmp(value, "csv") == 0)
-            values_options.format = VALUES_CSV;
-        else if (value && strcmp(value, "jsonl") == 0)
-            values_options.format = VALUES_JSONL;
-        else if (value && strcmp(value, "html") == 0)
-            values_options.format = VALUES_HTML;
-        else
-            return command_usage_error(self, "unknown format '%s' (text, csv, jsonl or html)",
-                                       value ? value : ""), -1;
-        return 1;
-    }
+    int taken = command_format_option(self, argc, argv, i, FORMAT_SET_ALL,
+                                      &values_options.format);
+    if (taken)
+        return taken;
     if (command_option_value("--min-share", argc, argv, i, &value)) {
         char *end;
         double p = value && *value ? strtod(value, &end) : -1;
@@ -414,16 +402,8 @@ static int take_values_option(const struct command *self, int argc, char **argv,
         values_options.min_share = p;
         return 1;
     }
-    if (command_option_value("--top", argc, argv, i, &value)) {
-        char *end;
-        long n = value && *value ? strtol(value, &end, 10) : -1;
-        if (!value || !*value || *end || n < 1 || n > 1024)
-            return command_usage_error(self, "--top wants a whole number from 1 to 1024, "
-                                       "not '%s'", value ? value : ""), -1;
-        values_options.top = (unsigned) n;
-        return 1;
-    }
-    return 0;
+    return command_whole_number_option(self, "--top", 1, 1024, argc, argv, i,
+                                       &values_options.top);
 }
 
 static int values_main(const struct command *self, int argc, char **argv)
@@ -431,7 +411,7 @@ static int values_main(const struct command *self, int argc, char **argv)
     struct run_options options = { 0 };
     values_options.min_share = 0.9;
     values_options.top = 5;
-    values_options.format = VALUES_TEXT;
+    values_options.format = FORMAT_TEXT;
     int status = run_command_line(self, argc, argv, &options, NULL, NULL, take_values_option);
     if (status == EXIT_FINE)
         status = run_values(&options);
