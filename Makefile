@@ -183,8 +183,8 @@ check-case-study: all
 evaluate-ranking: all
 	testsuite/case-study/evaluate-ranking.sh $(abspath $(B))
 
-# Trained rates against uniform 1/100 and 1/1000 on the case study's bug:
-# runs needed and time (docs/rates.md; long: not part of check).
+# Trained rates against uniform 1/100 and 1/1000 on two bugs in bc:
+# runs needed, instructions and time (docs/rates.md; long: not part of check).
 evaluate-rates: all
 	testsuite/case-study/evaluate-rates.sh $(abspath $(B))
 

@@ -27,94 +27,20 @@
 # and BUGS="more-arrays" (or line-wrap) run fewer.
 build=$(cd "${1:?usage: evaluate-ranking.sh BUILD_DIR}" && pwd) || exit 2
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
 work=${WORK:-$build/evaluate-ranking}
 max_runs=${MAX_RUNS:-25600}
 rank_at=${RANK_AT:-400}
 sparsities=${SPARSITIES:-1 10 100 1000}
 bugs=${BUGS:-more-arrays line-wrap}
-schemes=returns,branches,scalar-pairs
-tool=$build/bin/sampler-report
-mkdir -p "$work" || exit 2
+. "$here/evaluate-lib.sh"
 
-source=$("$top/testsuite/tools/fetch-debian-source.sh" bc) || { echo "cannot fetch bc's source" >&2; exit 1; }
-build_bc () {
-    dir=$work/$1
-    [ -x "$dir/bc/bc" ] && return 0
-    rm -rf "$dir"
-    cp -a "$source" "$dir" &&
-    { [ -z "$4" ] || patch -s -d "$dir" -p1 <"$4"; } &&
-    (cd "$dir" && ./configure CC="$2" CFLAGS="$3" && \
-     make -j2 ACLOCAL=true AUTOMAKE=true AUTOCONF=true MAKEINFO=true) \
-        >"$work/$1.log" 2>&1 && [ -x "$dir/bc/bc" ]
-}
 build_bc plain gcc "-O2" "" || { echo "cannot build bc: see $work/plain.log" >&2; exit 1; }
-
-# inputs UPTO: programs and the plain bc's answers for seeds 1 .. UPTO.
-mkdir -p "$work/inputs" "$work/expected"
-have_inputs=$(ls "$work/inputs" | wc -l)
-inputs () {
-    [ "$1" -le "$have_inputs" ] && return
-    python3 "$here/bc-inputs.py" $((have_inputs + 1)) "$1" "$work/inputs"
-    seed=$((have_inputs + 1))
-    while [ $seed -le "$1" ]; do
-        "$work/plain/bc/bc" -q "$work/inputs/$seed.bc" >"$work/expected/$seed.out" 2>/dev/null </dev/null
-        echo $? >"$work/expected/$seed.status"
-        seed=$((seed + 1))
-    done
-    have_inputs=$1
-}
-
-# run_chunk SPARSITY FIRST LAST: runs of seeds FIRST .. LAST into their own
-# directory, with their labels (a run failed when its output or exit
-# status differs from the plain bc's).
-run_chunk () {
-    dir=$work/$bug/s$1/runs-$2-$3
-    [ -s "$dir.labels" ] && return
-    mkdir -p "$dir"
-    : >"$dir.labels.tmp"
-    seed=$2
-    while [ $seed -le "$3" ]; do
-        report=$dir/run-$seed.report
-        SAMPLER_SPARSITY=$1 SAMPLER_SEED=$seed SAMPLER_FILE=$report \
-            timeout 20 "$work/sampled-$bug/bc/bc" -q "$work/inputs/$seed.bc" >"$work/got.out" 2>/dev/null </dev/null
-        status=$?
-        if [ -s "$report" ]; then
-            if [ "$status" = "$(cat "$work/expected/$seed.status")" ] &&
-               cmp -s "$work/expected/$seed.out" "$work/got.out"; then
-                printf 'success\t%s\n' "$report"
-            else
-                printf 'failure\t%s\n' "$report"
-            fi >>"$dir.labels.tmp"
-        fi
-        seed=$((seed + 1))
-    done
-    mv "$dir.labels.tmp" "$dir.labels"
-}
-
-# found CSV FUNCTIONS: "STEP RANK" of the bug (first elimination step in
-# one of the FUNCTIONS, first position in the ranking), "-" for none.
-found () {
-    python3 - "$1" "$2" <<'PY'
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-def first(kind):
-    for r in rows:
-        if r["list"] == kind and r["function"] in sys.argv[2].split():
-            return r["position"]
-    return "-"
-print(first("elimination"), first("ranking"))
-PY
-}
+reference=$work/plain/bc/bc
 
 echo "| bug | sparsity | runs | failing | runs needed (old) | runs needed (new) | step, rank at $rank_at runs (old) | step, rank at $rank_at runs (new) |"
 echo "|---|---|---|---|---|---|---|---|"
 for bug in $bugs; do
-case $bug in
-    more-arrays) function=more_arrays ;;
-    line-wrap) function="out_char bc_out_num" ;;
-    *) echo "unknown bug '$bug' (expected more-arrays or line-wrap)" >&2; exit 2 ;;
-esac
+function=$(bug_function "$bug") || exit 2
 build_bc "sampled-$bug" "$build/bin/sampler-gcc" "-O2 -fplugin-arg-sampler-schemes=$schemes" \
     "$here/bc-$bug.patch" || { echo "cannot build bc: see $work/sampled-$bug.log" >&2; exit 1; }
 for s in $sparsities; do
@@ -124,7 +50,7 @@ for s in $sparsities; do
     : >"$labels"
     while [ $last -le "$max_runs" ]; do
         inputs "$last"
-        run_chunk "$s" "$first" "$last"
+        run_chunk "$work/$bug/s$s/runs-$first-$last" "$work/sampled-$bug/bc/bc" "$s" "$first" "$last"
         inputs_list="$inputs_list $work/$bug/s$s/runs-$first-$last"
         cat "$work/$bug/s$s/runs-$first-$last.labels" >>"$labels"
         result=

@@ -33,7 +33,7 @@ static struct {
 struct path_total {
     unsigned long long path;
     unsigned long long count;     /* sampled traversals, over the runs */
-    double traversals;            /* estimated: count times sparsity, summed */
+    double traversals;            /* estimated: count over the site's rate, summed */
     double variance;              /* of that estimate */
 };
 
@@ -47,7 +47,8 @@ struct function_paths {
     size_t n_paths, capacity;
     size_t *index;                /* open addressing: position in PATHS + 1, or 0 */
     size_t index_size;            /* a power of two, more than twice n_paths */
-    unsigned long long sparsity;  /* that of every run, or 0 when they differ */
+    double scale;                 /* traversals per sample (1 / the site's rate) in
+                                     every run, or 0 when they differ */
     bool seen;
 };
 
@@ -107,11 +108,13 @@ static struct path_total *path_total_of(struct function_paths *f, unsigned long 
     return &f->paths[f->index[at] - 1];
 }
 
+/* COUNT sampled traversals of PATH in a run where each traversal was
+   sampled with probability 1 / SCALE.  */
 static void add_path(struct function_paths *f, unsigned long long path,
-                     unsigned long long count, unsigned long long sparsity)
+                     unsigned long long count, double scale)
 {
     struct path_total *t = path_total_of(f, path);
-    double s = (double)sparsity;
+    double s = scale;
     t->count += count;
     t->traversals += (double)count * s;
     /* Each traversal sampled with probability 1/s, independently: the
@@ -132,25 +135,29 @@ static bool paths_run(void *context, const struct run_view *run, struct diag *d)
             if (scheme_infos[site->scheme].merge != SAMPLER_MERGE_PATH_TABLE)
                 continue;
             const unsigned long long *slots = unit->totals->values + site->first_counter;
-            if (slots[PATH_SLOT_SAMPLED] == 0 || sparsity == 0)
+            if (slots[PATH_SLOT_SAMPLED] == 0 || sparsity == 0 || site->weight == 0)
                 continue;
             if (paths_options.function && strcmp(site->function, paths_options.function) != 0)
                 continue;
+            /* The exits of the function's regions are visits of its
+               paths site: each traversal is sampled at the site's rate.  */
+            double scale = site_visits_per_sample(sparsity, run->report->countdown_unit,
+                                                  site->weight);
             struct function_paths *f = function_of(state, unit->catalog_index, table, site);
             if (!f->seen)
-                f->sparsity = sparsity;
-            else if (f->sparsity != sparsity)
-                f->sparsity = 0;
+                f->scale = scale;
+            else if (f->scale != scale)
+                f->scale = 0;
             f->seen = true;
             f->sampled += slots[PATH_SLOT_SAMPLED];
             f->lost += slots[PATH_SLOT_LOST];
-            f->traversals += (double)slots[PATH_SLOT_SAMPLED] * (double)sparsity;
+            f->traversals += (double)slots[PATH_SLOT_SAMPLED] * scale;
             unsigned capacity = path_table_capacity(site);
             for (unsigned p = 0; p < capacity; p++) {
                 unsigned long long key = slots[PATH_SLOT_PAIRS + 2 * p];
                 unsigned long long count = slots[PATH_SLOT_PAIRS + 2 * p + 1];
                 if (key != 0 && count != 0)
-                    add_path(f, key - 1, count, sparsity);
+                    add_path(f, key - 1, count, scale);
             }
         }
     }
@@ -179,17 +186,17 @@ static int functions_by_traversals(const void *pa, const void *pb)
     return c ? c : (a->site->index > b->site->index) - (a->site->index < b->site->index);
 }
 
-/* The interval of T's traversals: exact at sparsity 1; with one sparsity
-   s over the runs, the Poisson score interval on the count, times s; with
+/* The interval of T's traversals: exact at rate 1; with one rate 1/s
+   over the runs, the Poisson score interval on the count, times s; with
    several, the normal one.  */
 static void interval(const struct function_paths *f, const struct path_total *t, double *low,
                      double *high)
 {
     double z = gsl_cdf_ugaussian_Pinv(1 - (1 - CONFIDENCE) / 2);
-    if (f->sparsity == 1) {
+    if (f->scale == 1) {
         *low = *high = t->traversals;
-    } else if (f->sparsity > 1) {
-        double c = (double)t->count, s = (double)f->sparsity;
+    } else if (f->scale > 1) {
+        double c = (double)t->count, s = f->scale;
         double centre = c + z * z / 2, half = z * sqrt(c + z * z / 4);
         *low = (centre - half > 0 ? centre - half : 0) * s;
         *high = (centre + half) * s;
@@ -748,8 +755,9 @@ const struct command paths_command = {
                 "[--format=text|csv|jsonl|html] [--source-dir DIR]...",
     .summary = "Show each function's hot paths (the paths scheme) combined over every run,\n"
                "hottest functions first: each path's estimated traversals (sampled count\n"
-               "times sparsity) with a 95% interval (exact at sparsity 1; else the Poisson\n"
-               "score interval on the count), spelled as the source lines it runs through,\n"
+               "over the paths site's rate: times the sparsity at the default weight) with\n"
+               "a 95% interval (exact at rate 1; else the Poisson score interval on the\n"
+               "count), spelled as the source lines it runs through,\n"
                "the directions of its branches and the line where it leaves its region.",
     .options =
         RUN_OPTIONS_HELP

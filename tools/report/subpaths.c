@@ -3,13 +3,16 @@
    counts and Chernoff bounds (docs/subpaths.md).
 
    A subpath of 2^n blocks is in a list, as one unit of its count, when
-   its first block's visit was sampled (1/sparsity), its length drawn
-   (P(2^n): 2^-n below the list's longest, 2^-(max-1) at it; 1 when every
-   length is recorded) and its unit kept (1/tau): independently for each
-   occurrence.  So a list's subpaths of one length are a concise sample at
-   tau * sparsity / P(2^n) occurrences per unit, and the lists of every
-   thread and run combine length by length as the values' hot-lists do
-   (hot_list_merge: thinned to the larger scale).  The estimate is
+   its first block's visit was sampled (that block's site's rate r: 1 /
+   sparsity at the default weight), its length drawn (P(2^n): 2^-n below
+   the list's longest, 2^-(max-1) at it; 1 when every length is recorded)
+   and its unit kept (1/tau): independently for each occurrence.  So a
+   list's subpaths of one length and one first block's weight are a
+   concise sample at tau / (r P(2^n)) occurrences per unit, and the lists
+   of every thread and run combine class by class (length and weight) as
+   the values' hot-lists do (hot_list_merge: thinned to the larger
+   scale).  A subpath's first block is always the same site, so each
+   subpath is in one class.  The estimate is
    count * scale; its bounds are the means m that the count's Chernoff
    bounds do not reject at the confidence, times the scale (none at scale
    1, where the count is exact).  */
@@ -44,11 +47,19 @@ struct subpath_spelled {
     const struct site **sites;
 };
 
+/* The subpaths of 2^n blocks whose first block's site has one weight.  */
+struct subpath_class {
+    unsigned n;
+    unsigned weight;
+    struct hot_list list;
+};
+
 struct subpaths_state {
     struct name_index ids;         /* key -> index in spelled */
     struct subpath_spelled *spelled;
     size_t n_spelled, capacity;
-    struct hot_list classes[LENGTH_CLASSES];
+    struct subpath_class *classes;
+    size_t n_classes, classes_capacity;
     struct hot_random random;
     unsigned long long lists, offered, dropped, unspelled;
 };
@@ -122,49 +133,100 @@ static bool subpath_id(struct subpaths_state *state, const struct run_view *run,
     return true;
 }
 
+/* The class of subpaths of 2^N blocks whose first block weighs WEIGHT,
+   made if there is none yet.  */
+static struct hot_list *class_of(struct subpaths_state *state, unsigned n, unsigned weight)
+{
+    for (size_t i = 0; i < state->n_classes; i++)
+        if (state->classes[i].n == n && state->classes[i].weight == weight)
+            return &state->classes[i].list;
+    grow_array((void **)&state->classes, &state->classes_capacity, state->n_classes + 1,
+               sizeof *state->classes);
+    struct subpath_class *c = &state->classes[state->n_classes++];
+    c->n = n;
+    c->weight = weight;
+    hot_list_init(&c->list, CLASS_CAPACITY);
+    return &c->list;
+}
+
+/* One run's list's subpaths of one length and first block's weight.  */
+struct run_class {
+    unsigned weight;
+    struct hot_list from;
+};
+
 static bool subpaths_run(void *context, const struct run_view *run, struct diag *d)
 {
     struct subpaths_state *state = context;
     const struct run_report *report = run->report;
-    for (size_t l = 0; l < report->n_subpath_lists; l++) {
+    struct run_class *froms = NULL;
+    size_t n_froms = 0, froms_capacity = 0;
+    bool ok = true;
+    for (size_t l = 0; l < report->n_subpath_lists && ok; l++) {
         const struct subpath_list *list = &report->subpath_lists[l];
         state->lists++;
         state->offered += list->offered;
         state->dropped += list->dropped;
-        for (unsigned n = 1; n < LENGTH_CLASSES; n++) {
+        for (unsigned n = 1; n < LENGTH_CLASSES && ok; n++) {
             double p = length_probability(list, n);
-            if (p == 0)
+            if (p == 0 || report->sparsity == 0)
                 continue;
-            struct hot_list from;
-            hot_list_init(&from, (unsigned)(list->n_entries ? list->n_entries : 1));
-            from.tau = ldexp(1, (int)list->tau_log2) * (double)report->sparsity / p;
+            n_froms = 0;
             for (size_t e = 0; e < list->n_entries; e++) {
                 const struct subpath_entry *entry = &list->entries[e];
                 if (entry->length != 1U << n)
                     continue;
                 long id;
                 if (!subpath_id(state, run, entry, &id, d)) {
-                    hot_list_free(&from);
-                    return false;
+                    ok = false;
+                    break;
                 }
                 if (id < 0) {
                     state->unspelled += entry->count;
                     continue;
                 }
-                unsigned i = 0;
-                while (i < from.n_entries && from.entries[i].value != (uint64_t)id)
-                    i++;
-                if (i == from.n_entries) {
-                    from.entries[i].value = (uint64_t)id;
-                    from.n_entries++;
+                const struct site *first = state->spelled[id].sites[0];
+                if (first->weight == 0) {
+                    ok = diag_fail(d, "%s:%lu: a subpath starts at block %u:%u, which has "
+                                   "weight 0 (not instrumented)", run->origin,
+                                   entry->line_number, entry->blocks[0].unit,
+                                   entry->blocks[0].site);
+                    break;
                 }
-                from.entries[i].count += entry->count;
+                size_t c = 0;
+                while (c < n_froms && froms[c].weight != first->weight)
+                    c++;
+                if (c == n_froms) {
+                    grow_array((void **)&froms, &froms_capacity, n_froms + 1, sizeof *froms);
+                    froms[c].weight = first->weight;
+                    hot_list_init(&froms[c].from,
+                                  (unsigned)(list->n_entries ? list->n_entries : 1));
+                    froms[c].from.tau = ldexp(1, (int)list->tau_log2)
+                                        * site_visits_per_sample(report->sparsity,
+                                                                 report->countdown_unit,
+                                                                 first->weight) / p;
+                    n_froms++;
+                }
+                struct hot_list *from = &froms[c].from;
+                unsigned i = 0;
+                while (i < from->n_entries && from->entries[i].value != (uint64_t)id)
+                    i++;
+                if (i == from->n_entries) {
+                    from->entries[i].value = (uint64_t)id;
+                    from->n_entries++;
+                }
+                from->entries[i].count += entry->count;
             }
-            hot_list_merge(&state->classes[n], &from, &state->random);
-            hot_list_free(&from);
+            for (size_t c = 0; c < n_froms; c++) {
+                if (ok)
+                    hot_list_merge(class_of(state, n, froms[c].weight), &froms[c].from,
+                                   &state->random);
+                hot_list_free(&froms[c].from);
+            }
         }
     }
-    return true;
+    free(froms);
+    return ok;
 }
 
 /* The Chernoff bounds on the mean m of a count C (a sum of independent
@@ -187,7 +249,7 @@ struct shown {
 
 /* Surely hot first: by the lower bound, then the estimate.  A subpath
    seen once has a large estimate when long subpaths are rare (a scale of
-   tau * sparsity * 2^n), and a lower bound of 0.  */
+   tau / rate * 2^n), and a lower bound of 0.  */
 static int by_estimate(const void *pa, const void *pb)
 {
     const struct shown *a = pa, *b = pb;
@@ -365,8 +427,6 @@ static int run_subpaths(const struct run_options *options)
     struct run_set set;
     struct diag d;
     struct subpaths_state state = { 0 };
-    for (unsigned n = 0; n < LENGTH_CLASSES; n++)
-        hot_list_init(&state.classes[n], CLASS_CAPACITY);
     hot_random_init(&state.random, HOT_RANDOM_SEED);
     bool ok = run_set_open(&set, options, false, &d);
     if (ok) {
@@ -377,9 +437,9 @@ static int run_subpaths(const struct run_options *options)
     if (ok) {
         size_t n_shown = 0;
         struct shown *shown = NULL;
-        for (unsigned n = 1; n < LENGTH_CLASSES; n++) {
-            const struct hot_list *list = &state.classes[n];
-            if (subpaths_options.length && subpaths_options.length != 1U << n)
+        for (size_t c = 0; c < state.n_classes; c++) {
+            const struct hot_list *list = &state.classes[c].list;
+            if (subpaths_options.length && subpaths_options.length != 1U << state.classes[c].n)
                 continue;
             shown = xrealloc(shown, (n_shown + list->n_entries + 1) * sizeof *shown);
             for (unsigned i = 0; i < list->n_entries; i++) {
@@ -390,7 +450,7 @@ static int run_subpaths(const struct run_options *options)
                 s->count = list->entries[i].count;
                 s->scale = list->tau;
                 s->estimate = (double)s->count * s->scale;
-                /* At scale 1 (sparsity 1, every length, tau 1) every
+                /* At scale 1 (rate 1, every length, tau 1) every
                    occurrence is counted: the count is exact.  */
                 if (s->scale == 1) {
                     s->low = s->high = s->estimate;
@@ -420,8 +480,9 @@ static int run_subpaths(const struct run_options *options)
     } else {
         fprintf(stderr, PROGRAM_NAME ": %s\n", d.message);
     }
-    for (unsigned n = 0; n < LENGTH_CLASSES; n++)
-        hot_list_free(&state.classes[n]);
+    for (size_t c = 0; c < state.n_classes; c++)
+        hot_list_free(&state.classes[c].list);
+    free(state.classes);
     for (size_t i = 0; i < state.n_spelled; i++) {
         free(state.spelled[i].key);
         free(state.spelled[i].sites);
@@ -490,7 +551,8 @@ const struct command subpaths_command = {
                 "[--confidence=P] [--format=text|csv|jsonl|html] [--source-dir DIR]...",
     .summary = "Show the hot subpaths of the subpaths scheme, combined over every thread and\n"
                "run, surely hottest first (by the lower bound): each one's estimated count\n"
-               "with its Chernoff bounds and its blocks as function:line.",
+               "(its first block's rate taken into account) with its Chernoff bounds and\n"
+               "its blocks as function:line.",
     .options =
         RUN_OPTIONS_HELP
         "  --top=N          subpaths shown, 1 to 100000 (10)\n"
