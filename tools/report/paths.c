@@ -515,8 +515,8 @@ static void write_source(FILE *out, const struct function_view *view, struct sou
               "only.</p>\n", out);
         return;
     }
-    if ((unsigned long) f->site->line >= 1 && f->site->line < first)
-        first = f->site->line;
+    if (f->site->line >= 1 && (long) f->site->line < first)
+        first = (long) f->site->line;
     if ((size_t) last > source->n_lines)
         last = (long) source->n_lines;
     if (first > last) {
