@@ -10,7 +10,8 @@
 #   found CSV FUNCTIONS               "STEP RANK" of a bug in rank's CSV
 #   bug_function BUG                  the functions where BUG's steps lie
 # Both scripts use the case study's schemes and bc's random programs
-# (bc-inputs.py), seed i for run i.
+# (bc-inputs.py), seed i for run i.  The functions set the globals tree,
+# chunk, seed and report.
 top=$(cd "$here/../.." && pwd)
 schemes=returns,branches,scalar-pairs
 tool=$build/bin/sampler-report
@@ -19,14 +20,14 @@ mkdir -p "$work" || exit 2
 source=$("$top/testsuite/tools/fetch-debian-source.sh" bc) || { echo "cannot fetch bc's source" >&2; exit 1; }
 
 build_bc () {   # NAME CC CFLAGS [PATCH]
-    dir=$work/$1
-    [ -x "$dir/bc/bc" ] && return 0
-    rm -rf "$dir"
-    cp -a "$source" "$dir" &&
-    { [ -z "$4" ] || patch -s -d "$dir" -p1 <"$4"; } &&
-    (cd "$dir" && ./configure CC="$2" CFLAGS="$3" && \
+    tree=$work/$1
+    [ -x "$tree/bc/bc" ] && return 0
+    rm -rf "$tree"
+    cp -a "$source" "$tree" &&
+    { [ -z "$4" ] || patch -s -d "$tree" -p1 <"$4"; } &&
+    (cd "$tree" && ./configure CC="$2" CFLAGS="$3" && \
      make -j2 ACLOCAL=true AUTOMAKE=true AUTOCONF=true MAKEINFO=true) \
-        >"$work/$1.log" 2>&1 && [ -x "$dir/bc/bc" ]
+        >"$work/$1.log" 2>&1 && [ -x "$tree/bc/bc" ]
 }
 
 # inputs UPTO: programs and the reference bc's answers for seeds 1 .. UPTO.
@@ -48,13 +49,13 @@ inputs () {
 # their reports in DIR and their labels in DIR.labels (a run failed when
 # its output or exit status differs from the reference bc's).
 run_chunk () {
-    dir=$1
-    [ -s "$dir.labels" ] && return
-    mkdir -p "$dir"
-    : >"$dir.labels.tmp"
+    chunk=$1
+    [ -s "$chunk.labels" ] && return
+    mkdir -p "$chunk"
+    : >"$chunk.labels.tmp"
     seed=$4
     while [ $seed -le "$5" ]; do
-        report=$dir/run-$seed.report
+        report=$chunk/run-$seed.report
         SAMPLER_SPARSITY=$3 SAMPLER_SEED=$seed SAMPLER_FILE=$report \
             timeout 20 "$2" -q "$work/inputs/$seed.bc" >"$work/got.out" 2>/dev/null </dev/null
         status=$?
@@ -64,11 +65,11 @@ run_chunk () {
                 printf 'success\t%s\n' "$report"
             else
                 printf 'failure\t%s\n' "$report"
-            fi >>"$dir.labels.tmp"
+            fi >>"$chunk.labels.tmp"
         fi
         seed=$((seed + 1))
     done
-    mv "$dir.labels.tmp" "$dir.labels"
+    mv "$chunk.labels.tmp" "$chunk.labels"
 }
 
 # found CSV FUNCTIONS: "STEP RANK" of the bug (first elimination step in
