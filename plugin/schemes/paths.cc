@@ -581,6 +581,44 @@ match_interesting (const vec<dag_edge> &edges, const char *function,
   paths.truncate (kept);
 }
 
+/* The paths of a function with at most this many have their aliases
+   counted for the dump.  */
+static const path_count ALIAS_COUNT_MOST = 100000;
+
+/* The paths from BLOCK on whose preferential number, PREFERRED plus the
+   values ahead, is below KEYS' length and whose Ball-Larus number, PATH
+   plus the values ahead, is not the interesting path's of that number.  */
+static path_count
+count_aliases_from (const vec<dag_edge> &edges, const vec<vec<unsigned> > &out,
+		    const vec<path_count> &keys, int block, path_count preferred,
+		    path_count path)
+{
+  path_count n = 0;
+  for (unsigned i : out[block])
+    {
+      const dag_edge &d = edges[i];
+      path_count p = preferred + d.preferred, bl = path + d.val;
+      if (d.to == SINK)
+	n += p < keys.length () && keys[p] != bl + 1;
+      else
+	n += count_aliases_from (edges, out, keys, d.to, p, bl);
+    }
+  return n;
+}
+
+static path_count
+count_aliases (const vec<dag_edge> &edges, const vec<path_count> &keys)
+{
+  auto_vec<vec<unsigned> > out;
+  out.safe_grow_cleared (last_basic_block_for_fn (cfun));
+  for (unsigned i = 0; i + 1 < edges.length (); i++)
+    out[edges[i].from].safe_push (i);
+  path_count n = count_aliases_from (edges, out, keys, ROOT, 0, 0);
+  for (vec<unsigned> &list : out)
+    list.release ();
+  return n;
+}
+
 /* Numbers the paths of the current function's regions (see the top of the
    file) and writes the function's path table.  */
 static void
@@ -642,6 +680,9 @@ paths_number (function_state *st, region_view &view)
   unsigned capacity = (the_site.n_counters - 2) / 2;
   auto_vec<vec<unsigned> > interesting;
   auto_vec<unsigned long long> preferred_ids;
+  /* Per preferential number, the Ball-Larus number + 1 of the
+     interesting path it is, or 0.  */
+  auto_vec<path_count> keys;
   path_count range = 0;
   preferred_table = NULL_TREE;
   if (interesting_paths_file () && total > capacity)
@@ -664,19 +705,18 @@ paths_number (function_state *st, region_view &view)
 			  interesting, values, preferred_ids);
       for (unsigned i = 0; i + 1 < edges.length (); i++)
 	edges[i].preferred = values[i];
+      keys.safe_grow_cleared (range);
+      for (unsigned p = 0; p < interesting.length (); p++)
+	{
+	  path_count number = 0;
+	  for (unsigned i : interesting[p])
+	    number += edges[i].val;
+	  gcc_assert (keys[preferred_ids[p]] == 0);
+	  keys[preferred_ids[p]] = number + 1;
+	}
       if (range <= capacity)
 	{
-	  /* The table: the pairs, the range, then for each number the
-	     Ball-Larus number + 1 of the interesting path it is (0: none).  */
-	  auto_vec<path_count> keys;
-	  keys.safe_grow_cleared (range);
-	  for (unsigned p = 0; p < interesting.length (); p++)
-	    {
-	      path_count number = 0;
-	      for (unsigned i : interesting[p])
-		number += edges[i].val;
-	      keys[preferred_ids[p]] = number + 1;
-	    }
+	  /* The table: the pairs, the range, then KEYS.  */
 	  tree type = build_array_type_nelts (long_long_unsigned_type_node,
 					      2 + range);
 	  vec<constructor_elt, va_gc> *elts = NULL;
@@ -861,9 +901,15 @@ paths_number (function_state *st, region_view &view)
 	 (Vaswani et al. 2007).  */
       if (!interesting.is_empty ())
 	fprintf (f, "  preferred: %u interesting paths, numbers 0..%llu, "
-		 "compactness %.3f, %s\n", interesting.length (), range - 1,
-		 (double) range / interesting.length (),
+		 "compactness %.3f, %u pairs, %s\n", interesting.length (),
+		 range - 1, (double) range / interesting.length (), capacity,
 		 preferred_table ? "array" : "too wide: hash table");
+      for (unsigned p = 0; p < interesting.length (); p++)
+	fprintf (f, "  preferred %llu: path %llu\n", preferred_ids[p],
+		 keys[preferred_ids[p]] - 1);
+      if (!interesting.is_empty () && total <= ALIAS_COUNT_MOST)
+	fprintf (f, "  preferred aliases: %llu other paths share an "
+		 "interesting path's number\n", count_aliases (edges, keys));
       for (basic_block entry : entries)
 	fprintf (f, "  region line %d: %llu paths\n",
 		 stmt_line (first_stmt (entry)) ? stmt_line (first_stmt (entry))
