@@ -166,11 +166,16 @@ load_interesting_paths (const char *path)
 	}
       else if (strcmp (record, "path") == 0)
 	{
+	  const char *slash = words.length () < 5 ? NULL
+			      : strchr (words[3], '/');
 	  if (words.length () < 5 || strncmp (words[3], "from:", 5) != 0
-	      || !parse_line_number (words[3] + 5, NULL, &entry.from_line))
+	      || !parse_line_number (words[3] + 5, slash, &entry.from_line)
+	      || (slash && (!parse_line_number (slash + 1, NULL,
+						&entry.from_index)
+			    || entry.from_index == 0)))
 	    {
-	      error ("sampler: %s:%lu: expected %<path FUNCTION FILE from:LINE "
-		     "STEP... exit:LINE%>", path, number);
+	      error ("sampler: %s:%lu: expected %<path FUNCTION FILE "
+		     "from:LINE[/N] STEP... exit:LINE%>", path, number);
 	      ok = false;
 	      continue;
 	    }

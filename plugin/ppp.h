@@ -29,7 +29,9 @@ struct interesting_entry
   unsigned long where;		/* Its line in the file.  */
   bool through_line;
   int line;			/* THROUGH_LINE: the line.  */
-  int from_line;		/* Else: the region's first line.  */
+  int from_line;		/* Else: the region's first line, */
+  int from_index;		/* and which of the regions starting there
+				   (from 1; 0: any).  */
   vec<interesting_step> steps;
 };
 

@@ -547,9 +547,15 @@ match_interesting (const vec<dag_edge> &edges, const char *function,
 				     && entry->line <= last;
 	    }
 	}
+      /* The regions in the path table's order: the Nth starting at the
+	 entry's line, or every one.  */
+      int seen_at_line = 0;
       for (unsigned r : m.out[ROOT])
 	{
-	  if (!entry->through_line && m.words[r].line != entry->from_line)
+	  if (!entry->through_line
+	      && (m.words[r].line != entry->from_line
+		  || (++seen_at_line != entry->from_index
+		      && entry->from_index)))
 	    continue;
 	  m.trail.truncate (0);
 	  m.trail.safe_push (r);
@@ -673,9 +679,10 @@ paths_number (function_state *st, region_view &view)
   dag_edge back = { SINK, ROOT, 0, 0, NULL, NULL, NULL, 0 };
   edges.safe_push (back);
 
-  /* Preferential numbering (ppp.cc), for a function whose paths do not
-     all fit its pairs: its interesting paths numbered 0 .. range-1, their
-     pairs the first range, the other pairs a hash table for the rest.  */
+  /* Preferential numbering (ppp.cc): the interesting paths numbered
+     0 .. range-1.  In a function whose paths do not all fit its pairs,
+     their pairs are the first range, the other pairs a hash table for
+     the rest; the dump says how compact the numbers are either way.  */
   const site_info &the_site = unit_sites[view.site];
   unsigned capacity = (the_site.n_counters - 2) / 2;
   auto_vec<vec<unsigned> > interesting;
@@ -685,7 +692,7 @@ paths_number (function_state *st, region_view &view)
   auto_vec<path_count> keys;
   path_count range = 0;
   preferred_table = NULL_TREE;
-  if (interesting_paths_file () && total > capacity)
+  if (interesting_paths_file ())
     {
       expanded_location sx = expand_location (the_site.loc);
       match_interesting (edges,
@@ -714,7 +721,7 @@ paths_number (function_state *st, region_view &view)
 	  gcc_assert (keys[preferred_ids[p]] == 0);
 	  keys[preferred_ids[p]] = number + 1;
 	}
-      if (range <= capacity)
+      if (total > capacity && range <= capacity)
 	{
 	  /* The table: the pairs, the range, then KEYS.  */
 	  tree type = build_array_type_nelts (long_long_unsigned_type_node,
@@ -740,7 +747,7 @@ paths_number (function_state *st, region_view &view)
 	  define_variable (decl);
 	  preferred_table = decl;
 	}
-      else if (sampler_opts.verbose)
+      else if (total > capacity && sampler_opts.verbose)
 	inform (DECL_SOURCE_LOCATION (current_function_decl),
 		"sampler: %qD: its %u interesting paths need the numbers "
 		"0 to %llu, more than its %u pairs: counted by their Ball-"
@@ -903,7 +910,9 @@ paths_number (function_state *st, region_view &view)
 	fprintf (f, "  preferred: %u interesting paths, numbers 0..%llu, "
 		 "compactness %.3f, %u pairs, %s\n", interesting.length (),
 		 range - 1, (double) range / interesting.length (), capacity,
-		 preferred_table ? "array" : "too wide: hash table");
+		 preferred_table ? "array"
+		 : total <= capacity ? "not used: every path has its pair"
+		 : "too wide: hash table");
       for (unsigned p = 0; p < interesting.length (); p++)
 	fprintf (f, "  preferred %llu: path %llu\n", preferred_ids[p],
 		 keys[preferred_ids[p]] - 1);

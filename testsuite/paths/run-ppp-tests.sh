@@ -177,6 +177,8 @@ bad exit 'sampler-interesting-paths 1\npath alias ppp.c from:14 exit:15 14:true\
     "$dir/exit:2: a path ends with its one 'exit:LINE' step"
 bad from 'sampler-interesting-paths 1\npath alias ppp.c 14:true exit:15\n' \
     "$dir/from:2: expected 'path FUNCTION FILE from:LINE"
+bad index 'sampler-interesting-paths 1\npath alias ppp.c from:13/0 13:true exit:25\n' \
+    "$dir/index:2: expected 'path FUNCTION FILE from:LINE[/N]"
 bad line 'sampler-interesting-paths 1\n\nline alias ppp.c twelve\n' \
     "$dir/line:3: expected 'line FUNCTION FILE LINE'"
 bad truncated 'sampler-interesting-paths 1\nline alias ppp.c 12' \

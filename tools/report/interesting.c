@@ -22,7 +22,7 @@ static bool one_word(const char *text)
 bool interesting_begin(FILE *out, const char *origin, struct diag *d)
 {
     if (fprintf(out, "%s %d\n# the hottest paths of %s (sampler-report paths)\n"
-                "# path FUNCTION FILE from:LINE LINE:true|false|switch:LINE... exit:LINE\n",
+                "# path FUNCTION FILE from:LINE[/N] LINE:true|false|switch:LINE... exit:LINE\n",
                 INTERESTING_HEADER, INTERESTING_VERSION, origin) < 0)
         return diag_fail(d, "cannot write the interesting-paths file");
     return true;
@@ -42,7 +42,21 @@ bool interesting_write_path(FILE *out, const char *function, const char *file,
         return false;
     if (n == MAX_STEPS || n == 0 || strcmp(steps[n - 1].how, "exit") != 0)
         return diag_fail(d, "paths of %s: path %llu is too long to write", function, path);
-    fprintf(out, "path %s %s from:%ld", function, file, region_line);
+    /* Which of the regions starting at that line, when several do (the
+       table's order, which is the plugin's).  */
+    size_t at_line = 0, index = 0;
+    for (size_t i = 0; i < fn->n_regions; i++) {
+        const struct path_region *r = &fn->regions[i];
+        if (r->line != region_line)
+            continue;
+        at_line++;
+        if (path >= r->first && path - r->first < r->n_paths)
+            index = at_line;
+    }
+    if (at_line > 1)
+        fprintf(out, "path %s %s from:%ld/%zu", function, file, region_line, index);
+    else
+        fprintf(out, "path %s %s from:%ld", function, file, region_line);
     for (size_t i = 0; i < n; i++) {
         const struct path_step *s = &steps[i];
         if (strcmp(s->how, "true") == 0 || strcmp(s->how, "false") == 0)
