@@ -196,6 +196,10 @@ void __sampler_observe_value(unsigned long long *slots, unsigned long long value
 /* A traversal of path PATH into a paths site's slots (paths).  */
 void __sampler_observe_path(unsigned long long *slots, unsigned long long path,
                             unsigned long capacity, unsigned long in_array);
+/* The same with preferential numbering (__sampler_path_preferred).  */
+void __sampler_observe_preferred_path(unsigned long long *slots, unsigned long long preferred,
+                                      unsigned long long path,
+                                      const unsigned long long *table);
 
 /* float-kinds: one counter per class, in this order.  */
 enum sampler_float_kind {

@@ -20,7 +20,11 @@
      - paths_slow_copy builds the path register in the slow copy only: a
        store at each way into it from a check, an addition on each chord;
      - at each exit marker, the sample call passes the register plus the
-       exit's increment: the path's number.
+       exit's increment: the path's number;
+     - with paths-interesting=FILE (ppp.cc), the paths the file names get
+       preferential numbers 0 .. range-1 in a second register, and the
+       sample call passes both numbers and the table of the interesting
+       paths' Ball-Larus numbers (Vaswani, Nori and Chilimbi, POPL 2007).
    A function with at most paths-array paths counts them in an array (the
    pair of path P is the P-th); one with more, in a hash table of
    paths-array pairs.  The path table (.debug_sampler_paths, and

@@ -106,6 +106,14 @@ static SAMPLER_PRESERVING void observe_preferred_path(unsigned long long *slots,
         bump(slots, PATHS_LOST);
 }
 
+SAMPLER_EXPORT void __sampler_observe_preferred_path(unsigned long long *slots,
+                                                     unsigned long long preferred,
+                                                     unsigned long long path,
+                                                     const unsigned long long *table)
+{
+    observe_preferred_path(slots, preferred, path, table);
+}
+
 SAMPLER_EXPORT void __sampler_observe_path(unsigned long long *slots, unsigned long long path,
                                            unsigned long capacity, unsigned long in_array)
 {
