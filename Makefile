@@ -221,6 +221,7 @@ check-schemes: all
 # 100, hash tables, path limits (testsuite/paths/).
 check-paths: all
 	testsuite/paths/run-paths-tests.sh $(abspath $(B))
+	testsuite/paths/run-ppp-tests.sh $(abspath $(B))
 
 check-run: all
 	testsuite/run/run-tests.sh $(abspath $(B))

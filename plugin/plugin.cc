@@ -3,6 +3,7 @@
 
 #include "schemes.h"
 #include "runtime-decls.h"
+#include "ppp.h"
 #include "plugin-version.h"
 
 #include <dlfcn.h>
@@ -49,6 +50,8 @@ static const char help_rest[]
   "      an array when it has at most K paths, else a hash table of K (32)\n"
   "  -fplugin-arg-sampler-paths-max=N    most paths a region may have before\n"
   "      a check cuts it (paths; 4096)\n"
+  "  -fplugin-arg-sampler-paths-interesting=FILE  number these paths\n"
+  "      compactly, counted in an array (paths; docs/paths.md)\n"
   "  -fplugin-arg-sampler-unsampled=0|1  unsampled copies of instrumented\n"
   "      functions, for runs with sampling off (1)\n"
   "  -fplugin-arg-sampler-rates=FILE     per-site weights from FILE (made by\n"
@@ -134,7 +137,8 @@ sampler_help (void)
 static const char *const accepted_keys
   = "schemes, include-function, exclude-function, include-file, "
     "exclude-file, weightless, pairs-limit, pairs-sites, pairs-constants, hotlist, "
-    "subpath-max, region-limit, pad-limit, paths-array, paths-max, unsampled, rates, "
+    "subpath-max, region-limit, pad-limit, paths-array, paths-max, "
+    "paths-interesting, unsampled, rates, "
     "site-table, "
     "verbose, dump, help";
 
@@ -216,6 +220,7 @@ parse_arguments (struct plugin_name_args *info)
   sampler_opts.unsampled = true;
   sampler_opts.rules = vNULL;
   sampler_opts.rates_file = NULL;
+  sampler_opts.paths_interesting = NULL;
   sampler_opts.countdown_unit = 1;
   for (int i = 0; i < info->argc; i++)
     {
@@ -358,6 +363,16 @@ parse_arguments (struct plugin_name_args *info)
 	  else
 	    sampler_opts.paths_max = (unsigned) n;
 	}
+      else if (strcmp (key, "paths-interesting") == 0)
+	{
+	  if (!value || !*value)
+	    {
+	      bad_value (key, value, "a file name");
+	      ok = false;
+	    }
+	  else
+	    sampler_opts.paths_interesting = value;
+	}
       else if (strcmp (key, "site-table") == 0)
 	{
 	  if (!value || !*value)
@@ -403,6 +418,9 @@ parse_arguments (struct plugin_name_args *info)
 	  ok = false;
 	}
     }
+  if (ok && sampler_opts.paths_interesting
+      && !load_interesting_paths (sampler_opts.paths_interesting))
+    return false;
   if (ok && sampler_opts.rates_file)
     {
       /* A pair's own visits count one by one in the runtime: weights

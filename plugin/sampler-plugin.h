@@ -51,6 +51,8 @@ struct sampler_options
   unsigned paths_array;
   /* Most paths a region may have before a check cuts it (paths).  */
   unsigned paths_max;
+  /* The interesting-paths file (paths; ppp.cc), or NULL.  */
+  const char *paths_interesting;
   /* Scalar-pairs also compare with the integer constants the function
      uses.  */
   bool pairs_constants;

@@ -114,6 +114,12 @@ void __sampler_indirect_call(unsigned long long *slots, unsigned long long targe
    IN_ARRAY, else a hash table (runtime/schemes/paths.c).  */
 void __sampler_path(unsigned long long *slots, unsigned long long path,
                     unsigned long capacity, unsigned long in_array);
+/* The same, with preferential numbering: PREFERRED the path's
+   preferential number, PATH its Ball-Larus number, TABLE the capacity,
+   the range and the interesting paths' Ball-Larus numbers + 1
+   (runtime/schemes/paths.c).  */
+void __sampler_path_preferred(unsigned long long *slots, unsigned long long preferred,
+                              unsigned long long path, const unsigned long long *table);
 /* A block (subpaths scheme): a sampled visit starts a subpath of at most
    2^MAX_LOG2 blocks; while the thread records one, every site visit of the
    thread calls the runtime (runtime/schemes/subpaths.c).  */
@@ -190,6 +196,10 @@ void __sampler_observe_value(unsigned long long *slots, unsigned long long value
 /* A traversal of path PATH into a paths site's slots (paths).  */
 void __sampler_observe_path(unsigned long long *slots, unsigned long long path,
                             unsigned long capacity, unsigned long in_array);
+/* The same with preferential numbering (__sampler_path_preferred).  */
+void __sampler_observe_preferred_path(unsigned long long *slots, unsigned long long preferred,
+                                      unsigned long long path,
+                                      const unsigned long long *table);
 
 /* float-kinds: one counter per class, in this order.  */
 enum sampler_float_kind {

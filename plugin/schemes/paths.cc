@@ -20,7 +20,11 @@
      - paths_slow_copy builds the path register in the slow copy only: a
        store at each way into it from a check, an addition on each chord;
      - at each exit marker, the sample call passes the register plus the
-       exit's increment: the path's number.
+       exit's increment: the path's number;
+     - with paths-interesting=FILE (ppp.cc), the paths the file names get
+       preferential numbers 0 .. range-1 in a second register, and the
+       sample call passes both numbers and the table of the interesting
+       paths' Ball-Larus numbers (Vaswani, Nori and Chilimbi, POPL 2007).
    A function with at most paths-array paths counts them in an array (the
    pair of path P is the P-th); one with more, in a hash table of
    paths-array pairs.  The path table (.debug_sampler_paths, and
@@ -34,6 +38,7 @@
 #include "../schemes.h"
 #include "../transform.h"
 #include "../runtime-decls.h"
+#include "../ppp.h"
 
 #include <string.h>
 
@@ -87,6 +92,15 @@ paths_site (const vec<gimple *> &)
 {
   location_t loc = DECL_SOURCE_LOCATION (current_function_decl);
   unsigned k = sampler_opts.paths_array;
+  /* A pair more for each interesting path named, paths-array more for
+     each line whose paths are: the array, with room for the others.  */
+  auto_vec<const interesting_entry *> wanted;
+  interesting_entries_for (IDENTIFIER_POINTER (DECL_NAME
+					       (current_function_decl)),
+			   LOCATION_FILE (loc), wanted);
+  for (const interesting_entry *entry : wanted)
+    k = MIN (k + (entry->through_line ? sampler_opts.paths_array : 1),
+	     sampler_opts.paths_array + 4096);
   char *names = path_counter_names (k);
   unsigned index = new_site (SAMPLER_SCHEME_PATHS, loc,
 			     concat ("paths of ", function_name (cfun), NULL),
@@ -202,6 +216,7 @@ struct dag_edge
   edge e;
   basic_block entry;
   gimple *exit;
+  path_count preferred;		/* Preferential value (ppp.cc).  */
 };
 
 /* The root and sink: the indices of the entry and exit blocks, which no
@@ -215,6 +230,16 @@ static hash_map<edge, path_count> *chord_increments;
 static hash_map<basic_block, path_count> *entry_increments;
 static tree path_register;
 static bool counted_in_array;
+/* With preferential numbering, the same for its register, which the
+   chords and entries also update; and the table of the interesting
+   paths' Ball-Larus numbers (NULL without).  */
+static hash_map<edge, path_count> *preferred_chord_increments;
+static hash_map<basic_block, path_count> *preferred_entry_increments;
+static tree preferred_register;
+static tree preferred_table;
+/* Each exit marker's value is its index here: its Ball-Larus and
+   preferential increments.  */
+static auto_vec<std::pair<path_count, path_count> > exit_increments;
 
 /* The unit's path table, text, emitted at the end of the unit.  */
 static auto_vec<char> path_table;
@@ -373,6 +398,237 @@ stmt_line (gimple *stmt)
     }
 }
 
+/* ---------------------------------------------------------------------
+   Interesting paths (ppp.cc): the entries of the interesting-paths file
+   matched to the DAG's paths.  */
+
+/* What an entry can say of a DAG edge: how it leaves its block ('t',
+   'f', 's', or '-' for the only way; 'x' an exit, 'r' from the root),
+   the line of its branch, exit or region, and the first line of the
+   block it leads to.  */
+struct edge_words
+{
+  char how;
+  int line, to_line;
+};
+
+struct path_matcher
+{
+  const vec<dag_edge> *edges;
+  auto_vec<edge_words> words;
+  auto_vec<vec<unsigned> > out;	/* Per block, its edges.  */
+  auto_vec<char> on_line;	/* Per block, holds the line sought.  */
+  const interesting_entry *entry;
+  auto_vec<unsigned> trail;
+  vec<vec<unsigned> > *found;
+  unsigned long budget;
+  ~path_matcher ()
+  {
+    for (vec<unsigned> &list : out)
+      list.release ();
+  }
+};
+
+/* Steps of an interesting path and the most of them searched, and the
+   most paths through one line taken.  */
+static const unsigned long MATCH_BUDGET = 2000000;
+static const unsigned LINE_PATHS_MOST = 4096;
+
+static void
+match_steps (path_matcher &m, int block, unsigned step)
+{
+  const vec<interesting_step> &steps = m.entry->steps;
+  for (unsigned i : m.out[block])
+    {
+      if (!m.budget || m.found->length () >= LINE_PATHS_MOST)
+	return;
+      m.budget--;
+      const edge_words &w = m.words[i];
+      m.trail.safe_push (i);
+      if (w.how == 'x')
+	{
+	  if (step + 1 == steps.length () && steps[step].line == w.line)
+	    m.found->safe_push (m.trail.copy ());
+	}
+      else if (w.how == '-')
+	match_steps (m, (*m.edges)[i].to, step);
+      else if (step + 1 < steps.length () && steps[step].how == w.how
+	       && steps[step].line == w.line
+	       && (w.how != 's' || steps[step].to_line == w.to_line))
+	match_steps (m, (*m.edges)[i].to, step + 1);
+      m.trail.pop ();
+    }
+}
+
+static void
+match_through_line (path_matcher &m, int block, bool through)
+{
+  through |= m.on_line[block];
+  for (unsigned i : m.out[block])
+    {
+      if (!m.budget || m.found->length () >= LINE_PATHS_MOST)
+	return;
+      m.budget--;
+      m.trail.safe_push (i);
+      if (m.words[i].how == 'x')
+	{
+	  if (through)
+	    m.found->safe_push (m.trail.copy ());
+	}
+      else
+	match_through_line (m, (*m.edges)[i].to, through);
+      m.trail.pop ();
+    }
+}
+
+static int
+compare_paths (const void *a, const void *b)
+{
+  const vec<unsigned> &x = *(const vec<unsigned> *) a;
+  const vec<unsigned> &y = *(const vec<unsigned> *) b;
+  for (unsigned i = 0; i < x.length () && i < y.length (); i++)
+    if (x[i] != y[i])
+      return x[i] < y[i] ? -1 : 1;
+  return (x.length () > y.length ()) - (x.length () < y.length ());
+}
+
+/* The paths of the current function that its entries in the interesting-
+   paths file name, as DAG edge indices from the root edge to the exit's,
+   distinct; FUNCTION and FILE name it.  */
+static void
+match_interesting (const vec<dag_edge> &edges, const char *function,
+		   const char *file, vec<vec<unsigned> > &paths)
+{
+  auto_vec<const interesting_entry *> wanted;
+  interesting_entries_for (function, file, wanted);
+  if (wanted.is_empty ())
+    return;
+  path_matcher m;
+  m.edges = &edges;
+  int n = last_basic_block_for_fn (cfun);
+  m.out.safe_grow_cleared (n);
+  m.on_line.safe_grow_cleared (n);
+  for (unsigned i = 0; i + 1 < edges.length (); i++)
+    {
+      const dag_edge &d = edges[i];
+      edge_words w = { '-', 0, 0 };
+      int first, last;
+      if (d.entry)
+	{
+	  block_lines (d.entry, &first, &last);
+	  w.how = 'r';
+	  w.line = first;
+	}
+      else if (d.exit)
+	{
+	  w.how = 'x';
+	  w.line = stmt_line (d.exit);
+	}
+      else
+	{
+	  w.how = edge_how (d.e)[0];
+	  w.line = stmt_line (last_stmt (d.e->src));
+	  block_lines (d.e->dest, &first, &last);
+	  w.to_line = first;
+	}
+      m.words.safe_push (w);
+      m.out[d.from].safe_push (i);
+    }
+  for (const interesting_entry *entry : wanted)
+    {
+      unsigned before = paths.length ();
+      m.entry = entry;
+      m.found = &paths;
+      m.budget = MATCH_BUDGET;
+      if (entry->through_line)
+	{
+	  basic_block bb;
+	  FOR_EACH_BB_FN (bb, cfun)
+	    {
+	      int first, last;
+	      block_lines (bb, &first, &last);
+	      m.on_line[bb->index] = first && first <= entry->line
+				     && entry->line <= last;
+	    }
+	}
+      /* The regions in the path table's order: the Nth starting at the
+	 entry's line, or every one.  */
+      int seen_at_line = 0;
+      for (unsigned r : m.out[ROOT])
+	{
+	  if (!entry->through_line
+	      && (m.words[r].line != entry->from_line
+		  || (++seen_at_line != entry->from_index
+		      && entry->from_index)))
+	    continue;
+	  m.trail.truncate (0);
+	  m.trail.safe_push (r);
+	  if (entry->through_line)
+	    match_through_line (m, edges[r].to, false);
+	  else
+	    match_steps (m, edges[r].to, 0);
+	}
+      if (sampler_opts.verbose && paths.length () == before)
+	inform (DECL_SOURCE_LOCATION (current_function_decl),
+		"sampler: %s:%lu: the interesting path matches no path of "
+		"%qD", interesting_paths_file (), entry->where,
+		current_function_decl);
+      if (sampler_opts.verbose && (!m.budget
+				   || paths.length () >= LINE_PATHS_MOST))
+	inform (DECL_SOURCE_LOCATION (current_function_decl),
+		"sampler: %s:%lu: too many paths match; the first %u taken",
+		interesting_paths_file (), entry->where,
+		paths.length () - before);
+    }
+  /* Distinct, in a fixed order.  */
+  paths.qsort (compare_paths);
+  unsigned kept = 0;
+  for (unsigned i = 0; i < paths.length (); i++)
+    if (kept && compare_paths (&paths[kept - 1], &paths[i]) == 0)
+      paths[i].release ();
+    else
+      paths[kept++] = paths[i];
+  paths.truncate (kept);
+}
+
+/* The paths of a function with at most this many have their aliases
+   counted for the dump.  */
+static const path_count ALIAS_COUNT_MOST = 100000;
+
+/* The paths from BLOCK on whose preferential number, PREFERRED plus the
+   values ahead, is below KEYS' length and whose Ball-Larus number, PATH
+   plus the values ahead, is not the interesting path's of that number.  */
+static path_count
+count_aliases_from (const vec<dag_edge> &edges, const vec<vec<unsigned> > &out,
+		    const vec<path_count> &keys, int block, path_count preferred,
+		    path_count path)
+{
+  path_count n = 0;
+  for (unsigned i : out[block])
+    {
+      const dag_edge &d = edges[i];
+      path_count p = preferred + d.preferred, bl = path + d.val;
+      if (d.to == SINK)
+	n += p < keys.length () && keys[p] != bl + 1;
+      else
+	n += count_aliases_from (edges, out, keys, d.to, p, bl);
+    }
+  return n;
+}
+
+static path_count
+count_aliases (const vec<dag_edge> &edges, const vec<path_count> &keys)
+{
+  auto_vec<vec<unsigned> > out;
+  out.safe_grow_cleared (last_basic_block_for_fn (cfun));
+  for (unsigned i = 0; i + 1 < edges.length (); i++)
+    out[edges[i].from].safe_push (i);
+  path_count n = count_aliases_from (edges, out, keys, ROOT, 0, 0);
+  for (vec<unsigned> &list : out)
+    list.release ();
+  return n;
+}
+
 /* Numbers the paths of the current function's regions (see the top of the
    file) and writes the function's path table.  */
 static void
@@ -398,14 +654,14 @@ paths_number (function_state *st, region_view &view)
 	      gimple *marker = gsi_stmt (gsi_start_bb (bb));
 	      gcc_assert (is_site_marker (marker));
 	      dag_edge d = { bb->index, SINK, running, count_weight (bb->count),
-			     NULL, NULL, marker };
+			     NULL, NULL, marker, 0 };
 	      edges.safe_push (d);
 	      running = add_saturating (running, 1);
 	    }
 	  else if (paths[e->dest->index])
 	    {
 	      dag_edge d = { bb->index, e->dest->index, running,
-			     count_weight (e->count ()), e, NULL, NULL };
+			     count_weight (e->count ()), e, NULL, NULL, 0 };
 	      edges.safe_push (d);
 	      running = add_saturating (running, paths[e->dest->index]);
 	    }
@@ -418,14 +674,90 @@ paths_number (function_state *st, region_view &view)
       for (const check_point &cp : st->checks)
 	if (cp.fast_edge->dest == entry)
 	  weight += count_weight (cp.fast_edge->count ());
-      dag_edge d = { ROOT, entry->index, total, weight, NULL, entry, NULL };
+      dag_edge d = { ROOT, entry->index, total, weight, NULL, entry, NULL, 0 };
       edges.safe_push (d);
       total = add_saturating (total, paths[entry->index]);
     }
   /* The sink's edge back to the root: always in the tree, it has no
      place for code.  */
-  dag_edge back = { SINK, ROOT, 0, 0, NULL, NULL, NULL };
+  dag_edge back = { SINK, ROOT, 0, 0, NULL, NULL, NULL, 0 };
   edges.safe_push (back);
+
+  /* Preferential numbering (ppp.cc): the interesting paths numbered
+     0 .. range-1.  In a function whose paths do not all fit its pairs,
+     their pairs are the first range, the other pairs a hash table for
+     the rest; the dump says how compact the numbers are either way.  */
+  const site_info &the_site = unit_sites[view.site];
+  unsigned capacity = (the_site.n_counters - 2) / 2;
+  auto_vec<vec<unsigned> > interesting;
+  auto_vec<unsigned long long> preferred_ids;
+  /* Per preferential number, the Ball-Larus number + 1 of the
+     interesting path it is, or 0.  */
+  auto_vec<path_count> keys;
+  path_count range = 0;
+  preferred_table = NULL_TREE;
+  if (interesting_paths_file ())
+    {
+      expanded_location sx = expand_location (the_site.loc);
+      match_interesting (edges,
+			 IDENTIFIER_POINTER (DECL_NAME (the_site.function)),
+			 sx.file, interesting);
+    }
+  if (!interesting.is_empty ())
+    {
+      auto_vec<int> from, to;
+      for (unsigned i = 0; i + 1 < edges.length (); i++)
+	{
+	  from.safe_push (edges[i].from);
+	  to.safe_push (edges[i].to);
+	}
+      auto_vec<unsigned long long> values;
+      range = ppp_number (last_basic_block_for_fn (cfun), from, to,
+			  interesting, values, preferred_ids);
+      for (unsigned i = 0; i + 1 < edges.length (); i++)
+	edges[i].preferred = values[i];
+      keys.safe_grow_cleared (range);
+      for (unsigned p = 0; p < interesting.length (); p++)
+	{
+	  path_count number = 0;
+	  for (unsigned i : interesting[p])
+	    number += edges[i].val;
+	  gcc_assert (keys[preferred_ids[p]] == 0);
+	  keys[preferred_ids[p]] = number + 1;
+	}
+      if (total > capacity && range <= capacity)
+	{
+	  /* The table: the pairs, the range, then KEYS.  */
+	  tree type = build_array_type_nelts (long_long_unsigned_type_node,
+					      2 + range);
+	  vec<constructor_elt, va_gc> *elts = NULL;
+	  CONSTRUCTOR_APPEND_ELT (elts, NULL_TREE,
+				  build_int_cst (long_long_unsigned_type_node,
+						 capacity));
+	  CONSTRUCTOR_APPEND_ELT (elts, NULL_TREE,
+				  build_int_cst (long_long_unsigned_type_node,
+						 range));
+	  for (path_count key : keys)
+	    CONSTRUCTOR_APPEND_ELT (elts, NULL_TREE,
+				    build_int_cst (long_long_unsigned_type_node,
+						   key));
+	  char name[64];
+	  snprintf (name, sizeof name, "__sampler_preferred_%u", view.site);
+	  tree decl = plugin_variable (name, type);
+	  TREE_READONLY (decl) = 1;
+	  DECL_IGNORED_P (decl) = 1;
+	  DECL_PRESERVE_P (decl) = 1;
+	  DECL_INITIAL (decl) = build_constructor (type, elts);
+	  define_variable (decl);
+	  preferred_table = decl;
+	}
+      else if (total > capacity && sampler_opts.verbose)
+	inform (DECL_SOURCE_LOCATION (current_function_decl),
+		"sampler: %qD: its %u interesting paths need the numbers "
+		"0 to %llu, more than its %u pairs: counted by their Ball-"
+		"Larus numbers in a hash table", current_function_decl,
+		interesting.length (), range - 1, capacity);
+    }
 
   /* The maximum spanning tree (Kruskal).  */
   int n = last_basic_block_for_fn (cfun);
@@ -458,6 +790,8 @@ paths_number (function_state *st, region_view &view)
      edge back has val 0) the path's number.  */
   auto_vec<path_count> phi;
   phi.safe_grow_cleared (n);
+  auto_vec<path_count> preferred_phi;
+  preferred_phi.safe_grow_cleared (n);
   auto_vec<char> done;
   done.safe_grow_cleared (n);
   auto_vec<vec<unsigned> > adjacent;
@@ -481,6 +815,8 @@ paths_number (function_state *st, region_view &view)
 	  if (done[v])
 	    continue;
 	  phi[v] = d.from == u ? phi[u] + d.val : phi[u] - d.val;
+	  preferred_phi[v] = d.from == u ? preferred_phi[u] + d.preferred
+			     : preferred_phi[u] - d.preferred;
 	  done[v] = 1;
 	  work.safe_push (v);
 	}
@@ -490,29 +826,44 @@ paths_number (function_state *st, region_view &view)
 
   delete chord_increments;
   delete entry_increments;
+  delete preferred_chord_increments;
+  delete preferred_entry_increments;
   chord_increments = new hash_map<edge, path_count>;
   entry_increments = new hash_map<basic_block, path_count>;
+  preferred_chord_increments = new hash_map<edge, path_count>;
+  preferred_entry_increments = new hash_map<basic_block, path_count>;
+  exit_increments.truncate (0);
   unsigned chords = 0;
   for (unsigned i = 0; i + 1 < edges.length (); i++)
     {
       const dag_edge &d = edges[i];
       path_count inc = d.val + phi[d.from] - phi[d.to];
+      path_count preferred_inc
+	= d.preferred + preferred_phi[d.from] - preferred_phi[d.to];
       if (d.entry)
-	entry_increments->put (d.entry, inc);
+	{
+	  entry_increments->put (d.entry, inc);
+	  preferred_entry_increments->put (d.entry, preferred_inc);
+	}
       else if (d.exit)
 	{
 	  gasm *marker = as_a <gasm *> (d.exit);
 	  TREE_VALUE (gimple_asm_input_op (marker, 1))
-	    = build_int_cst (long_long_unsigned_type_node, inc);
+	    = build_int_cst (long_long_unsigned_type_node,
+			     exit_increments.length ());
+	  exit_increments.safe_push (std::make_pair (inc, preferred_inc));
 	}
-      else if (inc)
+      else if (inc || (preferred_table && preferred_inc))
 	{
 	  chord_increments->put (d.e, inc);
+	  if (preferred_table)
+	    preferred_chord_increments->put (d.e, preferred_inc);
 	  chords++;
 	}
     }
   counted_in_array = total <= sampler_opts.paths_array;
   path_register = NULL_TREE;
+  preferred_register = NULL_TREE;
 
   /* The path table.  */
   const site_info &site = unit_sites[view.site];
@@ -557,6 +908,21 @@ paths_number (function_state *st, region_view &view)
       fprintf (f, "paths %s: %llu paths in %u regions, %u chords, %s\n",
 	       function_name (cfun), total, entries.length (), chords,
 	       counted_in_array ? "array" : "hash table");
+      /* Compactness: the numbers the interesting paths need, per path
+	 (Vaswani et al. 2007).  */
+      if (!interesting.is_empty ())
+	fprintf (f, "  preferred: %u interesting paths, numbers 0..%llu, "
+		 "compactness %.3f, %u pairs, %s\n", interesting.length (),
+		 range - 1, (double) range / interesting.length (), capacity,
+		 preferred_table ? "array"
+		 : total <= capacity ? "not used: every path has its pair"
+		 : "too wide: hash table");
+      for (unsigned p = 0; p < interesting.length (); p++)
+	fprintf (f, "  preferred %llu: path %llu\n", preferred_ids[p],
+		 keys[preferred_ids[p]] - 1);
+      if (!interesting.is_empty () && total <= ALIAS_COUNT_MOST)
+	fprintf (f, "  preferred aliases: %llu other paths share an "
+		 "interesting path's number\n", count_aliases (edges, keys));
       for (basic_block entry : entries)
 	fprintf (f, "  region line %d: %llu paths\n",
 		 stmt_line (first_stmt (entry)) ? stmt_line (first_stmt (entry))
@@ -564,6 +930,8 @@ paths_number (function_state *st, region_view &view)
 		 paths[entry->index]);
       fclose (f);
     }
+  for (vec<unsigned> &path : interesting)
+    path.release ();
 }
 
 /* ---------------------------------------------------------------------
@@ -591,23 +959,60 @@ paths_slow_copy (function_state *, region_view &view)
       append_stmt (entry.join,
 		   gimple_build_assign (path_register,
 					build_int_cst (type, *inc)));
+  if (preferred_table)
+    {
+      preferred_register = create_tmp_var (type, "sampler_preferred_path");
+      TREE_ADDRESSABLE (preferred_register) = 1;
+      for (const region_view::slow_entry &entry : view.slow_entries)
+	if (path_count *inc = preferred_entry_increments->get (entry.dest))
+	  append_stmt (entry.join,
+		       gimple_build_assign (preferred_register,
+					    build_int_cst (type, *inc)));
+    }
   for (auto item : *chord_increments)
     {
       edge *slow = view.slow_edges.get (item.first);
       if (!slow)
 	continue;
       basic_block bb = split_edge (*slow);
-      tree before = make_ssa_name (type);
-      append_stmt (bb, gimple_build_assign (before, path_register));
-      tree after = make_ssa_name (type);
-      append_stmt (bb, gimple_build_assign (after, PLUS_EXPR, before,
-					    build_int_cst (type, item.second)));
-      append_stmt (bb, gimple_build_assign (path_register, after));
+      path_count *preferred = preferred_chord_increments->get (item.first);
+      for (int which = 0; which < (preferred_register ? 2 : 1); which++)
+	{
+	  tree reg = which ? preferred_register : path_register;
+	  path_count inc = which ? *preferred : item.second;
+	  if (!inc)
+	    continue;
+	  tree before = make_ssa_name (type);
+	  append_stmt (bb, gimple_build_assign (before, reg));
+	  tree after = make_ssa_name (type);
+	  append_stmt (bb, gimple_build_assign (after, PLUS_EXPR, before,
+						build_int_cst (type, inc)));
+	  append_stmt (bb, gimple_build_assign (reg, after));
+	}
     }
 }
 
+/* REG plus INC, before GSI.  */
+static tree
+register_plus (tree reg, path_count inc, location_t loc,
+	       gimple_stmt_iterator *gsi)
+{
+  tree type = long_long_unsigned_type_node;
+  tree before = make_ssa_name (type);
+  gimple *load = gimple_build_assign (before, reg);
+  gimple_set_location (load, loc);
+  gsi_insert_before (gsi, load, GSI_SAME_STMT);
+  tree sum = make_ssa_name (type);
+  gimple *add = gimple_build_assign (sum, PLUS_EXPR, before,
+				     build_int_cst (type, inc));
+  gimple_set_location (add, loc);
+  gsi_insert_before (gsi, add, GSI_SAME_STMT);
+  return sum;
+}
+
 /* __sampler_path (COUNTERS, PATH, CAPACITY, IN_ARRAY): PATH the register
-   plus the exit's increment.  */
+   plus the exit's increment.  With preferential numbering,
+   __sampler_path_preferred (COUNTERS, PREFERRED, PATH, TABLE).  */
 static void
 paths_sample_call (gimple *marker, const site_info &site,
 		   gimple_stmt_iterator *gsi, tree, sample_call &call)
@@ -615,15 +1020,25 @@ paths_sample_call (gimple *marker, const site_info &site,
   tree type = long_long_unsigned_type_node;
   location_t loc = gimple_location (marker);
   gcc_assert (path_register);
-  tree before = make_ssa_name (type);
-  gimple *load = gimple_build_assign (before, path_register);
-  gimple_set_location (load, loc);
-  gsi_insert_before (gsi, load, GSI_SAME_STMT);
-  tree path = make_ssa_name (type);
-  gimple *add = gimple_build_assign (path, PLUS_EXPR, before,
-				     marker_value (marker, 0));
-  gimple_set_location (add, loc);
-  gsi_insert_before (gsi, add, GSI_SAME_STMT);
+  unsigned exit = tree_to_uhwi (marker_value (marker, 0));
+  gcc_assert (exit < exit_increments.length ());
+  tree path = register_plus (path_register, exit_increments[exit].first,
+			     loc, gsi);
+  if (preferred_register)
+    {
+      tree preferred = register_plus (preferred_register,
+				      exit_increments[exit].second, loc, gsi);
+      tree pointer = build_pointer_type (type);
+      call.fn = sample_function ("__sampler_path_preferred", type, type,
+				 pointer);
+      call.args.safe_push (preferred);
+      call.args.safe_push (path);
+      call.args.safe_push (build_fold_addr_expr
+			   (build4 (ARRAY_REF, type, preferred_table,
+				    size_int (0), NULL_TREE, NULL_TREE)));
+      call.memory = preferred_table;
+      return;
+    }
   call.fn = sample_function ("__sampler_path", type, long_unsigned_type_node,
 			     long_unsigned_type_node);
   call.args.safe_push (path);

@@ -5,6 +5,10 @@
    - array: path P counts in pair P;
    - hash: as many distinct paths as pairs all count exactly; one more is
      lost; the pair a path took keeps it;
+   - preferred: with preferential numbering, an interesting path counts
+     in the pair of its number; a path that shares that number (an
+     alias) or whose number is a hole goes to the pairs past the range,
+     a hash table, and is lost when they are full;
    - threads: four threads counting eight paths in eight pairs lose
      nothing, and no path takes two pairs;
    - merge: two tables add up path by path; paths that find no room count
@@ -78,6 +82,46 @@ START_TEST(test_hash)
     __sampler_observe_path(t.s, paths[0], PAIRS, 0);
     ck_assert_uint_eq(count_of(&t, paths[0]), 2);
     ck_assert_uint_eq(t.s[PATH_SLOT_SAMPLED], PAIRS * (PAIRS + 1) / 2 + 3);
+}
+END_TEST
+
+START_TEST(test_preferred)
+{
+    struct table t;
+    memset(&t, 0, sizeof t);
+    /* 8 pairs, range 3: paths 40 and 7 are numbered 0 and 2, 1 is a
+       hole; pairs 3..7 are the hash table.  */
+    static const unsigned long long table[2 + 3] = { PAIRS, 3, 41, 0, 8 };
+    for (int k = 0; k < 3; k++)
+        __sampler_observe_preferred_path(t.s, 0, 40, table);
+    __sampler_observe_preferred_path(t.s, 2, 7, table);
+    ck_assert_uint_eq(t.s[PATH_SLOT_PAIRS + 0], 41);
+    ck_assert_uint_eq(t.s[PATH_SLOT_PAIRS + 1], 3);
+    ck_assert_uint_eq(t.s[PATH_SLOT_PAIRS + 2 * 1], 0);
+    ck_assert_uint_eq(t.s[PATH_SLOT_PAIRS + 2 * 2], 8);
+    ck_assert_uint_eq(t.s[PATH_SLOT_PAIRS + 2 * 2 + 1], 1);
+    /* Aliases of 40 and 7, a path at the hole, one beyond the range:
+       each in a pair of its own from 3 on.  */
+    static const unsigned long long others[5][2] = {
+        { 0, 99 }, { 2, 12345 }, { 1, 40 }, { 1000, 5 }, { 0, 6 }
+    };
+    for (unsigned i = 0; i < 5; i++)
+        for (unsigned k = 0; k <= i; k++)
+            __sampler_observe_preferred_path(t.s, others[i][0], others[i][1], table);
+    for (unsigned i = 0; i < 5; i++) {
+        unsigned long long count = 0;
+        for (unsigned p = 3; p < PAIRS; p++)
+            if (t.s[PATH_SLOT_PAIRS + 2 * p] == others[i][1] + 1)
+                count += t.s[PATH_SLOT_PAIRS + 2 * p + 1];
+        ck_assert_uint_eq(count, i + 1);
+    }
+    ck_assert_uint_eq(t.s[PATH_SLOT_PAIRS + 1], 3);
+    ck_assert_uint_eq(t.s[PATH_SLOT_PAIRS + 2 * 2 + 1], 1);
+    ck_assert_uint_eq(t.s[PATH_SLOT_LOST], 0);
+    /* The hash table is full: a sixth other path is lost.  */
+    __sampler_observe_preferred_path(t.s, 0, 77, table);
+    ck_assert_uint_eq(t.s[PATH_SLOT_LOST], 1);
+    ck_assert_uint_eq(t.s[PATH_SLOT_SAMPLED], 4 + 15 + 1);
 }
 END_TEST
 
@@ -195,6 +239,7 @@ Suite *paths_suite(void)
     TCase *tc = tcase_create("exact");
     tcase_add_test(tc, test_array);
     tcase_add_test(tc, test_hash);
+    tcase_add_test(tc, test_preferred);
     tcase_add_test(tc, test_threads);
     tcase_add_test(tc, test_merge);
     tcase_add_test(tc, test_decode);

@@ -3,6 +3,7 @@
    run, with their estimated traversals and intervals, each spelled as
    source lines and branch directions from the program's path table
    (docs/paths.md).  */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "command.h"
 #include "elfsection.h"
+#include "interesting.h"
 #include "pathtable.h"
 #include "runs.h"
 #include "schemes.h"
@@ -28,6 +30,8 @@ static struct {
     const char *function;
     enum command_format format;
     struct source_dirs source_dirs;
+    const char *write_interesting;  /* each function's --hot paths to this file */
+    unsigned hot;
 } paths_options;
 
 struct path_total {
@@ -658,6 +662,36 @@ static bool load_path_tables(const struct run_set *set, struct path_catalog *cat
     return true;
 }
 
+/* Each function's --hot hottest paths (all with no --hot) to the
+   interesting-paths file (interesting.c).  */
+static bool write_interesting(const struct paths_state *state,
+                              const struct path_catalog *catalog,
+                              const struct run_options *options, struct diag *d)
+{
+    const char *name = paths_options.write_interesting;
+    FILE *out = fopen(name, "w");
+    if (!out)
+        return diag_fail(d, "cannot write %s: %s", name, strerror(errno));
+    bool ok = interesting_begin(out, options->n_inputs ? options->inputs[0] : "?", d);
+    for (size_t i = 0; ok && i < state->n_functions; i++) {
+        const struct function_paths *f = &state->functions[i];
+        const struct path_function *fn = path_catalog_find(catalog, f->table->signature,
+                                                           f->site->index);
+        if (!fn) {
+            ok = diag_fail(d, "%s: no path table to spell its paths with: give --binary or "
+                           "--sites", f->site->function);
+            break;
+        }
+        for (size_t p = 0; ok && p < f->n_paths && (!paths_options.hot || p < paths_options.hot);
+             p++)
+            ok = interesting_write_path(out, f->site->function, f->site->file, fn,
+                                        f->paths[p].path, d);
+    }
+    if (fclose(out) != 0 && ok)
+        ok = diag_fail(d, "cannot write %s: %s", name, strerror(errno));
+    return ok;
+}
+
 static int run_paths(const struct run_options *options)
 {
     struct run_set set;
@@ -683,7 +717,11 @@ static int run_paths(const struct run_options *options)
         qsort(state.functions, state.n_functions, sizeof *state.functions,
               functions_by_traversals);
         struct function_view *views = make_views(&state, &catalog);
-        if (paths_options.format == FORMAT_CSV)
+        if (paths_options.write_interesting)
+            ok = write_interesting(&state, &catalog, options, &d);
+        if (!ok)
+            fprintf(stderr, PROGRAM_NAME ": %s\n", d.message);
+        else if (paths_options.format == FORMAT_CSV)
             write_csv(stdout, views, state.n_functions);
         else if (paths_options.format == FORMAT_JSONL)
             write_jsonl(stdout, views, state.n_functions);
@@ -693,7 +731,7 @@ static int run_paths(const struct run_options *options)
             write_text(stdout, views, state.n_functions);
         free_views(views, state.n_functions);
         run_set_explain(&set);
-        status = fflush(stdout) == 0 && !ferror(stdout) ? EXIT_FINE : EXIT_BAD_INPUT;
+        status = ok && fflush(stdout) == 0 && !ferror(stdout) ? EXIT_FINE : EXIT_BAD_INPUT;
     } else {
         fprintf(stderr, PROGRAM_NAME ": %s\n", d.message);
     }
@@ -727,6 +765,16 @@ static int take_paths_option(const struct command *self, int argc, char **argv, 
         paths_options.function = value;
         return 1;
     }
+    if (command_option_value("--write-interesting", argc, argv, i, &value)) {
+        if (!value || !*value)
+            return command_usage_error(self, "--write-interesting wants a file name"), -1;
+        paths_options.write_interesting = value;
+        return 1;
+    }
+    taken = command_whole_number_option(self, "--hot", 1, 1000000, argc, argv, i,
+                                        &paths_options.hot);
+    if (taken != 0)
+        return taken;
     return command_whole_number_option(self, "--top", 1, 1000000, argc, argv, i,
                                        &paths_options.top);
 }
@@ -738,7 +786,11 @@ static int paths_main(const struct command *self, int argc, char **argv)
     paths_options.function = NULL;
     paths_options.format = FORMAT_TEXT;
     paths_options.source_dirs.n_dirs = 0;
+    paths_options.write_interesting = NULL;
+    paths_options.hot = 0;
     int status = run_command_line(self, argc, argv, &options, NULL, NULL, take_paths_option);
+    if (status == EXIT_FINE && paths_options.hot && !paths_options.write_interesting)
+        status = command_usage_error(self, "--hot goes with --write-interesting");
     if (status == EXIT_FINE)
         status = run_paths(&options);
     else if (status == RUN_COMMAND_HELP)
@@ -752,7 +804,8 @@ static int paths_main(const struct command *self, int argc, char **argv)
 const struct command paths_command = {
     .name = "paths",
     .synopsis = "INPUT... [--binary FILE]... [--sites FILE]... [--function=F] [--top=N] "
-                "[--format=text|csv|jsonl|html] [--source-dir DIR]...",
+                "[--format=text|csv|jsonl|html] [--source-dir DIR]... "
+                "[--write-interesting FILE [--hot=N]]",
     .summary = "Show each function's hot paths (the paths scheme) combined over every run,\n"
                "hottest functions first: each path's estimated traversals (sampled count\n"
                "over the paths site's rate: times the sparsity at the default weight) with\n"
@@ -766,6 +819,10 @@ const struct command paths_command = {
         "  --format=F       text (default), csv (one row per function and path),\n"
         "                   jsonl (one object per function, its paths in \"hot\") or\n"
         "                   html (one page: each function's paths over its source)\n"
-        SOURCE_DIR_OPTION_HELP,
+        SOURCE_DIR_OPTION_HELP
+        "  --write-interesting=FILE  write each function's hottest paths as an\n"
+        "                   interesting-paths file, for the plugin's\n"
+        "                   paths-interesting=FILE (docs/paths.md)\n"
+        "  --hot=N          with --write-interesting: each function's N hottest (all)\n",
     .run = paths_main,
 };
