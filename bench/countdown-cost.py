@@ -14,9 +14,9 @@ samples the run took (from its report), the instructions run in the slow
 copies (the `.cold' parts of the functions), and how often a slow copy was
 entered (its entry gives the check's weight back: `addq $W, %fs:...').
 
-It also counts the instructions run in the runtime (the functions of
-libsampler.a linked into the executable): the observations, and for
-subpaths the recording and the hot-list.
+It also counts the instructions run in the runtime (libsampler.so, or
+the functions of libsampler.a linked into the executable): the
+observations, and for subpaths the recording and the hot-list.
 
 Usage: countdown-cost.py --build-dir BUILD [--sparsity N] [--variant V]
 PROGRAM...  (BUILD as for bench.py, after a run that built the programs'
@@ -27,6 +27,8 @@ executable itself, with the executable.
 
 import argparse
 import collections
+import csv
+import io
 import os
 import re
 import subprocess
@@ -96,7 +98,8 @@ def executions(binary, argv, stdin_path, scratch, sparsity):
     counts = collections.Counter()
     names = {}
     current = 0
-    in_binary = False
+    in_binary = in_runtime = False
+    runtime_total = 0
 
     def position(token):
         if token.startswith("0x"):
@@ -117,6 +120,7 @@ def executions(binary, argv, stdin_path, scratch, sparsity):
                 if line.startswith("ob="):
                     # callgrind names the executable itself "???" here.
                     in_binary = names.get(m.group(1)) in (binary, "???")
+                    in_runtime = "libsampler.so" in (names.get(m.group(1)) or "")
                 continue
             if line.startswith("calls="):
                 # The next line is the call's inclusive cost: not ours.
@@ -127,7 +131,9 @@ def executions(binary, argv, stdin_path, scratch, sparsity):
                 current = position(fields[0])
                 if in_binary:
                     counts[current] += int(fields[2])
-    return counts
+                elif in_runtime:
+                    runtime_total += int(fields[2])
+    return counts, runtime_total
 
 
 def samples_in(build, report):
@@ -135,8 +141,7 @@ def samples_in(build, report):
     out = subprocess.run([os.path.join(build, "bin", "sampler-report"), "show",
                           "--format=csv", "--all", report],
                          capture_output=True, text=True, check=True).stdout
-    return sum(int(line.rsplit(",", 1)[1]) for line in out.splitlines()[1:]
-               if line)
+    return sum(int(row["count"]) for row in csv.DictReader(io.StringIO(out)))
 
 
 def measure(build, program, sparsity, variant):
@@ -151,8 +156,9 @@ def measure(build, program, sparsity, variant):
     program.prepare_input(data, "small")
     argv, stdin_path = program.command(binary, data, "small")
     with tempfile.TemporaryDirectory(prefix="sampler-countdown-cost-") as scratch:
-        counts = executions(binary, argv, stdin_path, scratch, sparsity)
+        counts, runtime_total = executions(binary, argv, stdin_path, scratch, sparsity)
         kinds = collections.Counter()
+        kinds["runtime"] = runtime_total
         kinds["samples"] = samples_in(build, os.path.join(scratch, "report"))
     for address, n in counts.items():
         instruction = text.get(address, "")

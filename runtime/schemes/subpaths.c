@@ -462,22 +462,13 @@ static SAMPLER_PRESERVING void trace_block(unsigned long long *counters, long c)
     }
 }
 
-/* A sampled visit of a block (a site of the subpaths scheme, whose one
-   counter counts the subpaths started there) or, while the thread
-   records, every visit.  MAX_LOG2 is the plugin's
-   -fplugin-arg-sampler-subpath-max for the unit; SAMPLER_SUBPATH_MAX
-   overrides it.  */
-SAMPLER_EXPORT SAMPLER_PRESERVING void
-__sampler_subpath_block(unsigned long long *counters, unsigned long max_log2)
+/* The visit of __sampler_subpath_block but for its common case: it
+   starts or ends a subpath, traces, or is the thread's first.  Out of
+   line, so that the common case saves fewer registers (a preserving
+   function saves every register it uses).  */
+static __attribute__((noinline)) SAMPLER_PRESERVING void
+block_visit(unsigned long long *counters, unsigned long max_log2, long c)
 {
-    long c;
-
-    if (sampler_held_countdown != 0) {
-        c = sampler_held_countdown + SAMPLER_COUNTDOWN;
-    } else {
-        UNLESS_FIRST_VISIT_OF_THREAD(sampler_started_out_of_line_preserving);
-        c = SAMPLER_COUNTDOWN;
-    }
     if (__builtin_expect(trace_mode == 0, 0) && !trace_busy) {
         trace_busy = true;
         trace_mode = (signed char)call_saving_vectors(open_trace);
@@ -521,6 +512,44 @@ __sampler_subpath_block(unsigned long long *counters, unsigned long max_log2)
         sampler_held_countdown = 0;
         SAMPLER_COUNTDOWN = c;
     }
+}
+
+/* A sampled visit of a block (a site of the subpaths scheme, whose one
+   counter counts the subpaths started there) or, while the thread
+   records, every visit.  MAX_LOG2 is the plugin's
+   -fplugin-arg-sampler-subpath-max for the unit; SAMPLER_SUBPATH_MAX
+   overrides it.  */
+SAMPLER_EXPORT SAMPLER_PRESERVING void
+__sampler_subpath_block(unsigned long long *counters, unsigned long max_log2)
+{
+    long c;
+
+    if (sampler_held_countdown != 0) {
+        c = sampler_held_countdown + SAMPLER_COUNTDOWN;
+    } else {
+        UNLESS_FIRST_VISIT_OF_THREAD(sampler_started_out_of_line_preserving);
+        c = SAMPLER_COUNTDOWN;
+    }
+    /* The common case, most of the visits of a recording: the visit is
+       not sampled, and no subpath ends at it; it is appended to the ring,
+       and the thread goes on recording.  */
+    struct sampler_subpath_list *list = thread_list;
+    if (c > 0 && list != NULL && !list->busy && list->pending > 0) {
+        unsigned long at = (unsigned long)(list->position & (list->ring_size - 1));
+        if (list->ends[at] == 0) {
+            /* A signal handler sees the list busy while it changes.  */
+            list->busy = true;
+            atomic_signal_fence(memory_order_seq_cst);
+            list->ring[at] = (unsigned long long)(uintptr_t)counters;
+            list->position++;
+            atomic_signal_fence(memory_order_seq_cst);
+            list->busy = false;
+            sampler_held_countdown = c;
+            SAMPLER_COUNTDOWN = 0;
+            return;
+        }
+    }
+    block_visit(counters, max_log2, c);
 }
 
 /* ---- Cuts, fork, reset -------------------------------------------------- */
