@@ -31,9 +31,9 @@
    SAMPLER_SUBPATH_TRACE=PATH is the exact measure the lists are checked
    against: each thread writes every block it visits, from its first
    sampled one (at SAMPLER_SPARSITY=1, its first), to PATH.<tid>, as the
-   report names blocks (unit ordinal and site, 32 bits each); the thread
-   records all the time and keeps no list.  The other sites are still
-   sampled at their rate.
+   report names blocks (unit ordinal and site, 32 bits each).  The thread
+   records all the time, and keeps its list as it would without the
+   trace, so that one run gives both.
 
    Everything called from the sample function is integer code, callable
    from SAMPLER_PRESERVING code; the list is made (mmap) and the trace
@@ -439,13 +439,9 @@ static inline SAMPLER_PRESERVING long call_saving_vectors(long (*fn)(void))
 #endif
 }
 
-/* Appends COUNTERS's block to the trace; the countdown C, held.  */
-static SAMPLER_PRESERVING void trace_block(unsigned long long *counters, long c)
+/* Appends COUNTERS's block to the trace.  */
+static inline SAMPLER_PRESERVING void trace_block(unsigned long long *counters)
 {
-    if (c <= 0) {
-        bump(counters, 0);
-        c = sampler_countdown_next_preserving();
-    }
     if (!trace_busy) {
         trace_busy = true;
         trace_buffer[trace_used++] = (unsigned long long)(uintptr_t)counters;
@@ -453,17 +449,10 @@ static SAMPLER_PRESERVING void trace_block(unsigned long long *counters, long c)
             (void)call_saving_vectors(write_trace);
         trace_busy = false;
     }
-    if (trace_mode > 0) {
-        sampler_held_countdown = c;
-        SAMPLER_COUNTDOWN = 0;
-    } else {
-        sampler_held_countdown = 0;
-        SAMPLER_COUNTDOWN = c;
-    }
 }
 
 /* The visit of __sampler_subpath_block but for its common case: it
-   starts or ends a subpath, traces, or is the thread's first.  Out of
+   starts or ends a subpath, is traced, or is the thread's first.  Out of
    line, so that the common case saves fewer registers (a preserving
    function saves every register it uses).  */
 static __attribute__((noinline)) SAMPLER_PRESERVING void
@@ -474,10 +463,8 @@ block_visit(unsigned long long *counters, unsigned long max_log2, long c)
         trace_mode = (signed char)call_saving_vectors(open_trace);
         trace_busy = false;
     }
-    if (trace_mode > 0) {
-        trace_block(counters, c);
-        return;
-    }
+    if (trace_mode > 0)
+        trace_block(counters);
     struct sampler_subpath_list *list = thread_list;
     /* A signal handler that interrupted an update of the list: its blocks
        are not recorded, and start nothing.  */
@@ -505,7 +492,7 @@ block_visit(unsigned long long *counters, unsigned long max_log2, long c)
         append(list, (unsigned long long)(uintptr_t)counters);
         list->busy = false;
     }
-    if (list != NULL && list->pending > 0) {
+    if ((list != NULL && list->pending > 0) || trace_mode > 0) {
         sampler_held_countdown = c;
         SAMPLER_COUNTDOWN = 0;
     } else {
@@ -531,10 +518,10 @@ __sampler_subpath_block(unsigned long long *counters, unsigned long max_log2)
         c = SAMPLER_COUNTDOWN;
     }
     /* The common case, most of the visits of a recording: the visit is
-       not sampled, and no subpath ends at it; it is appended to the ring,
-       and the thread goes on recording.  */
+       not sampled, no subpath ends at it, and the thread does not trace;
+       it is appended to the ring, and the thread goes on recording.  */
     struct sampler_subpath_list *list = thread_list;
-    if (c > 0 && list != NULL && !list->busy && list->pending > 0) {
+    if (c > 0 && trace_mode < 0 && list != NULL && !list->busy && list->pending > 0) {
         unsigned long at = (unsigned long)(list->position & (list->ring_size - 1));
         if (list->ends[at] == 0) {
             /* A signal handler sees the list busy while it changes.  */

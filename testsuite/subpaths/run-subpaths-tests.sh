@@ -15,7 +15,8 @@
 #   trace             SAMPLER_SUBPATH_TRACE on loop.c: the trace's counts of
 #                     every subpath of 2 to 8 blocks (subpath-count.c) are
 #                     exact mode's; at sparsity 100 the trace is the end of
-#                     sparsity 1's; a path too long is refused
+#                     sparsity 1's, and the run's subpath list is the one
+#                     it has untraced; a path too long is refused
 #   P-found           interp.c, a synthetic interpreter, and nested.c, nested
 #                     loops with data-dependent branches, at sparsity 100
 #                     (OSP's lengths, the default memory) over 20 seeds,
@@ -210,7 +211,7 @@ if gcc -std=c11 -O2 -Wall -Wextra -D_GNU_SOURCE "$here/../../bench/subpath-count
         "$scratch/loop-O2" 3000 >/dev/null
     SAMPLER_SPARSITY=1 SAMPLER_SUBPATH_TRACE="$scratch/trace1" \
         SAMPLER_FILE="$scratch/report-trace1" "$scratch/loop-O2" 3000 >/dev/null
-    SAMPLER_SPARSITY=100 SAMPLER_SUBPATH_TRACE="$scratch/trace100" \
+    SAMPLER_SPARSITY=100 SAMPLER_SEED=5 SAMPLER_SUBPATH_TRACE="$scratch/trace100" \
         SAMPLER_FILE="$scratch/report-trace100" "$scratch/loop-O2" 3000 >/dev/null
     for length in 2 4 8; do
         "$report" subpaths "$scratch/exact8.report" --binary "$scratch/loop-O2" \
@@ -239,6 +240,19 @@ PY
         pass "trace at sparsity 100: the end of sparsity 1's"
     else
         fail_with "trace at sparsity 100" "$(ls -l "$scratch"/trace1.* "$scratch"/trace100.*)"
+    fi
+    # The traced run keeps the list it has without the trace (the same
+    # seed): one run gives both.
+    SAMPLER_SPARSITY=100 SAMPLER_SEED=5 SAMPLER_FILE="$scratch/report-untraced100" \
+        "$scratch/loop-O2" 3000 >/dev/null
+    if grep -q '^subpath	' "$scratch/report-trace100" &&
+       cmp -s <(grep '^subpath' "$scratch/report-trace100") \
+              <(grep '^subpath' "$scratch/report-untraced100"); then
+        pass "trace at sparsity 100: the run's subpath list as without the trace"
+    else
+        fail_with "trace at sparsity 100: list" \
+            "$(diff <(grep '^subpath' "$scratch/report-trace100") \
+                    <(grep '^subpath' "$scratch/report-untraced100") | head -n 10)"
     fi
 else
     fail "build(subpath-count)" "$scratch/err"
