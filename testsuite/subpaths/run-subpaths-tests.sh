@@ -16,7 +16,8 @@
 #                     every subpath of 2 to 8 blocks (subpath-count.c) are
 #                     exact mode's; at sparsity 100 the trace is the end of
 #                     sparsity 1's, and the run's subpath list is the one
-#                     it has untraced; a path too long is refused
+#                     it has untraced; a path too long is refused;
+#                     subpath-count refuses bad subpaths and traces
 #   P-found           interp.c, a synthetic interpreter, and nested.c, nested
 #                     loops with data-dependent branches, at sparsity 100
 #                     (OSP's lengths, the default memory) over 20 seeds,
@@ -254,6 +255,18 @@ PY
             "$(diff <(grep '^subpath' "$scratch/report-trace100") \
                     <(grep '^subpath' "$scratch/report-untraced100") | head -n 10)"
     fi
+    # subpath-count refuses what it cannot read.
+    printf 'abc\n' >"$scratch/odd.trace"
+    for bad in "0:1 x:2|$scratch/trace1.*|line 1" "0:1 0:|$scratch/trace1.*|line 1" \
+               "0:1|$scratch/odd.trace|not a trace" "0:1|$scratch/missing|cannot read"; do
+        IFS='|' read -r line trace message <<<"$bad"
+        if ! echo "$line" | "$scratch/subpath-count" $trace >/dev/null 2>"$scratch/err" &&
+           grep -q "subpath-count: .*$message" "$scratch/err"; then
+            pass "subpath-count refuses ($message: $line)"
+        else
+            fail "subpath-count refuses ($message: $line)" "$scratch/err"
+        fi
+    done
 else
     fail "build(subpath-count)" "$scratch/err"
 fi
