@@ -117,6 +117,9 @@ CONFIGS = [
     # Hot subpaths (docs/subpaths.md): every block a site.
     ("subpaths-1000", "subpaths", "1000"),
     ("subpaths-10000", "subpaths", "10000"),
+    ("subpaths-100", "subpaths", "100"),
+    # The fast copies alone, as brs-1000000000.
+    ("subpaths-1000000000", "subpaths", "1000000000"),
 ]
 
 # The largest unit, compiled alone to measure the plugin's compile time and

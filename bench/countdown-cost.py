@@ -14,14 +14,21 @@ samples the run took (from its report), the instructions run in the slow
 copies (the `.cold' parts of the functions), and how often a slow copy was
 entered (its entry gives the check's weight back: `addq $W, %fs:...').
 
-Usage: countdown-cost.py --build-dir BUILD [--sparsity N] PROGRAM...
-(BUILD as for bench.py, after a run that built the programs' brs variant.)
+It also counts the instructions run in the runtime (libsampler.so, or
+the functions of libsampler.a linked into the executable): the
+observations, and for subpaths the recording and the hot-list.
+
+Usage: countdown-cost.py --build-dir BUILD [--sparsity N] [--variant V]
+PROGRAM...  (BUILD as for bench.py, after a run that built the programs'
+variant V, brs by default.)
 The total counts every object callgrind cannot name, as it names the
 executable itself, with the executable.
 """
 
 import argparse
 import collections
+import csv
+import io
 import os
 import re
 import subprocess
@@ -47,22 +54,34 @@ def is_check(instruction):
     return bool(m) and not is_refund(m)
 
 
-def disassembly(binary):
+def runtime_functions(build):
+    """The names of the functions libsampler.a defines."""
+    out = subprocess.run(["nm", "--defined-only", os.path.join(build, "lib", "libsampler.a")],
+                         capture_output=True, text=True, check=True).stdout
+    return {f[2] for f in (line.split() for line in out.splitlines())
+            if len(f) == 3 and f[1] in "Tt"}
+
+
+def disassembly(binary, runtime_names):
     """Address -> instruction text, the set of addresses of jumps that
-    follow a check, and the set of addresses in slow copies."""
+    follow a check, the set of addresses in slow copies, and the set in
+    the runtime's functions."""
     text = {}
     after_check = set()
     slow = set()
+    runtime = set()
     previous = None
     for function, address, instruction in listing(binary):
         text[address] = instruction
         if is_slow_copy(function):
             slow.add(address)
+        elif function.split(".")[0] in runtime_names:
+            runtime.add(address)
         if previous is not None and instruction.startswith("j") \
            and is_check(text[previous]):
             after_check.add(address)
         previous = address
-    return text, after_check, slow
+    return text, after_check, slow, runtime
 
 
 def executions(binary, argv, stdin_path, scratch, sparsity):
@@ -79,7 +98,8 @@ def executions(binary, argv, stdin_path, scratch, sparsity):
     counts = collections.Counter()
     names = {}
     current = 0
-    in_binary = False
+    in_binary = in_runtime = False
+    runtime_total = 0
 
     def position(token):
         if token.startswith("0x"):
@@ -100,6 +120,7 @@ def executions(binary, argv, stdin_path, scratch, sparsity):
                 if line.startswith("ob="):
                     # callgrind names the executable itself "???" here.
                     in_binary = names.get(m.group(1)) in (binary, "???")
+                    in_runtime = "libsampler.so" in (names.get(m.group(1)) or "")
                 continue
             if line.startswith("calls="):
                 # The next line is the call's inclusive cost: not ours.
@@ -110,7 +131,9 @@ def executions(binary, argv, stdin_path, scratch, sparsity):
                 current = position(fields[0])
                 if in_binary:
                     counts[current] += int(fields[2])
-    return counts
+                elif in_runtime:
+                    runtime_total += int(fields[2])
+    return counts, runtime_total
 
 
 def samples_in(build, report):
@@ -118,29 +141,31 @@ def samples_in(build, report):
     out = subprocess.run([os.path.join(build, "bin", "sampler-report"), "show",
                           "--format=csv", "--all", report],
                          capture_output=True, text=True, check=True).stdout
-    return sum(int(line.rsplit(",", 1)[1]) for line in out.splitlines()[1:]
-               if line)
+    return sum(int(row["count"]) for row in csv.DictReader(io.StringIO(out)))
 
 
-def measure(build, program, sparsity):
+def measure(build, program, sparsity, variant):
     work = os.path.join(build, "bench")
-    binary = built_binary(work, program.name, "brs")
+    binary = built_binary(work, program.name, variant)
     if binary is None:
-        sys.exit("countdown-cost.py: no brs build of %s in %s (run bench.py "
-                 "--build-dir %s --programs %s first)" % (program.name, work,
+        sys.exit("countdown-cost.py: no %s build of %s in %s (run bench.py "
+                 "--build-dir %s --programs %s first)" % (variant, program.name, work,
                                                            build, program.name))
-    text, after_check, slow = disassembly(binary)
+    text, after_check, slow, runtime = disassembly(binary, runtime_functions(build))
     data = os.path.join(work, "data")
     program.prepare_input(data, "small")
     argv, stdin_path = program.command(binary, data, "small")
     with tempfile.TemporaryDirectory(prefix="sampler-countdown-cost-") as scratch:
-        counts = executions(binary, argv, stdin_path, scratch, sparsity)
+        counts, runtime_total = executions(binary, argv, stdin_path, scratch, sparsity)
         kinds = collections.Counter()
+        kinds["runtime"] = runtime_total
         kinds["samples"] = samples_in(build, os.path.join(scratch, "report"))
     for address, n in counts.items():
         instruction = text.get(address, "")
         m = COUNTDOWN_OP.match(instruction)
-        if address in slow:
+        if address in runtime:
+            kinds["runtime"] += n
+        elif address in slow:
             kinds["slow"] += n
             if m and m.group(1) == "addq":
                 kinds["slow entries"] += n
@@ -156,6 +181,8 @@ def main():
     parser.add_argument("--build-dir", required=True)
     parser.add_argument("--sparsity", type=int, default=1000000000,
                         help="SAMPLER_SPARSITY of the run (default 10^9)")
+    parser.add_argument("--variant", default="brs",
+                        help="the build measured, a bench.py variant (default brs)")
     parser.add_argument("programs", nargs="+")
     args = parser.parse_args()
     if args.sparsity < 1:
@@ -166,7 +193,7 @@ def main():
             parser.error("unknown program '%s'; known: %s" % (name, ", ".join(known)))
     for name in args.programs:
         total, kinds = measure(os.path.abspath(args.build_dir), known[name],
-                               args.sparsity)
+                               args.sparsity, args.variant)
         print("%s: %d instructions executed in the executable, of which checks %d, "
               "their jumps %d, refunds %d" % (name, total, kinds["checks"],
                                               kinds["checks' jumps"], kinds["refunds"]))
@@ -178,6 +205,8 @@ def main():
                            kinds["slow entries"],
                            "%.2f" % (kinds["slow entries"] / samples)
                            if samples else "-"))
+        print("%s: the runtime ran %d instructions (%s a sample)" % (
+            name, kinds["runtime"], "%.0f" % (kinds["runtime"] / samples) if samples else "-"))
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ instruction by instruction under callgrind) and "tiny" (the smoke test of
 of a program: it is the program's answer.
 """
 
+import itertools
 import os
 import random
 import shutil
@@ -123,12 +124,14 @@ def text_corpus(path, megabytes):
     words = ["".join(rng.choices(letters, weights, k=rng.randint(1, 10)))
              for _ in range(20000)]
     ranks = [1.0 / (i + 1) for i in range(len(words))]
+    # The cumulative weights once: choices() would add them up at each call.
+    cumulative = list(itertools.accumulate(ranks))
     target = megabytes * 1024 * 1024
     tmp = path + ".tmp"
     with open(tmp, "w") as out:
         written = 0
         while written < target:
-            line = " ".join(rng.choices(words, ranks, k=rng.randint(4, 16)))
+            line = " ".join(rng.choices(words, cum_weights=cumulative, k=rng.randint(4, 16)))
             line += " %d.\n" % rng.randint(0, 99999)
             out.write(line)
             written += len(line)

@@ -77,6 +77,7 @@ static void set_off(struct sampler_config *config)
     config->subpath_memory = SAMPLER_SUBPATH_MEMORY_DEFAULT;
     config->subpath_max_log2 = 0;
     config->subpath_all_lengths = false;
+    config->subpath_trace[0] = '\0';
 }
 
 /* A power of two from 2 to 2^SAMPLER_SUBPATH_MAX_LOG2, as its log2.  */
@@ -206,6 +207,17 @@ int sampler_config_parse(const struct sampler_environment *env,
                              "(every length from each start)");
         }
     }
+    if (env->subpath_trace != NULL && env->subpath_trace[0] != '\0') {
+        if (strlen(env->subpath_trace) < SAMPLER_PATH_MAX - SAMPLER_SUBPATH_TRACE_SUFFIX) {
+            strcpy(parsed.subpath_trace, env->subpath_trace);
+        } else {
+            valid = false;
+            snprintf(expected, sizeof expected, "a path shorter than %d bytes",
+                     SAMPLER_PATH_MAX - SAMPLER_SUBPATH_TRACE_SUFFIX);
+            report_bad_value(err, errlen, &used, "SAMPLER_SUBPATH_TRACE",
+                             env->subpath_trace, expected);
+        }
+    }
 
     if (!valid)
         set_off(&parsed);
@@ -279,6 +291,7 @@ void sampler_config_from_environment(struct sampler_config *out)
         .subpath_memory = getenv("SAMPLER_SUBPATH_MEMORY"),
         .subpath_max = getenv("SAMPLER_SUBPATH_MAX"),
         .subpath_lengths = getenv("SAMPLER_SUBPATH_LENGTHS"),
+        .subpath_trace = getenv("SAMPLER_SUBPATH_TRACE"),
     };
 
     if (sampler_config_parse(&env, out, err, sizeof err) != 0) {

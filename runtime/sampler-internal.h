@@ -46,10 +46,13 @@ struct sampler_config {
     /* subpaths (runtime/schemes/subpaths.c): SAMPLER_SUBPATH_MEMORY, the
        bytes of a thread's subpath state; SAMPLER_SUBPATH_MAX as log2 of
        the longest subpath (0: the plugin's -fplugin-arg-sampler-subpath-max);
-       SAMPLER_SUBPATH_LENGTHS=all: every length from each start.  */
+       SAMPLER_SUBPATH_LENGTHS=all: every length from each start;
+       SAMPLER_SUBPATH_TRACE, where each thread writes every block it visits
+       (empty: no trace).  */
     unsigned long subpath_memory;
     unsigned subpath_max_log2;
     bool subpath_all_lengths;
+    char subpath_trace[SAMPLER_PATH_MAX];
 };
 
 /* SAMPLER_SUBPATH_MEMORY: default and bounds, in bytes.  */
@@ -58,6 +61,8 @@ struct sampler_config {
 #define SAMPLER_SUBPATH_MEMORY_MAX (1UL << 30)
 /* The longest subpath is 2^SAMPLER_SUBPATH_MAX_LOG2 blocks at most.  */
 #define SAMPLER_SUBPATH_MAX_LOG2 10
+/* Room SAMPLER_SUBPATH_TRACE leaves for the thread's suffix (.<tid>).  */
+#define SAMPLER_SUBPATH_TRACE_SUFFIX 16
 
 /* The values of the variables that configure a run; NULL means unset.  */
 struct sampler_environment {
@@ -69,6 +74,7 @@ struct sampler_environment {
     const char *subpath_memory;   /* SAMPLER_SUBPATH_MEMORY */
     const char *subpath_max;      /* SAMPLER_SUBPATH_MAX */
     const char *subpath_lengths;  /* SAMPLER_SUBPATH_LENGTHS */
+    const char *subpath_trace;    /* SAMPLER_SUBPATH_TRACE */
 };
 
 /* Parses the variables' values.  Returns 0 when all are valid.  Otherwise

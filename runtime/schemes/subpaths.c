@@ -28,12 +28,23 @@
    (a concise sample of both threads' subpaths).  Reports write every
    list.
 
+   SAMPLER_SUBPATH_TRACE=PATH is the exact measure the lists are checked
+   against: each thread writes every block it visits, from its first
+   sampled one (at SAMPLER_SPARSITY=1, its first), to PATH.<tid>, as the
+   report names blocks (unit ordinal and site, 32 bits each).  The thread
+   records all the time, and keeps its list as it would without the
+   trace, so that one run gives both.
+
    Everything called from the sample function is integer code, callable
-   from SAMPLER_PRESERVING code; the list is made (mmap) through
-   sampler_call_saving_vectors.  */
+   from SAMPLER_PRESERVING code; the list is made (mmap) and the trace
+   written through sampler_call_saving_vectors.  */
+#include <fcntl.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "hot-list.h"
 
@@ -313,22 +324,147 @@ static inline SAMPLER_PRESERVING void append(struct sampler_subpath_list *list,
     list->position++;
 }
 
-/* A sampled visit of a block (a site of the subpaths scheme, whose one
-   counter counts the subpaths started there) or, while the thread
-   records, every visit.  MAX_LOG2 is the plugin's
-   -fplugin-arg-sampler-subpath-max for the unit; SAMPLER_SUBPATH_MAX
-   overrides it.  */
-SAMPLER_EXPORT SAMPLER_PRESERVING void
-__sampler_subpath_block(unsigned long long *counters, unsigned long max_log2)
-{
-    long c;
+/* ---- The trace (SAMPLER_SUBPATH_TRACE) ---------------------------------- */
 
-    if (sampler_held_countdown != 0) {
-        c = sampler_held_countdown + SAMPLER_COUNTDOWN;
-    } else {
-        UNLESS_FIRST_VISIT_OF_THREAD(sampler_started_out_of_line_preserving);
-        c = SAMPLER_COUNTDOWN;
+/* Blocks buffered before a write, and the entries of the cache of their
+   names.  */
+#define TRACE_BUFFER_BLOCKS 65536
+#define TRACE_CACHE_ENTRIES 4096
+/* A block no unit owns (registered after the report's units, or gone).  */
+#define TRACE_UNKNOWN_BLOCK UINT64_MAX
+
+struct trace_cache_entry {
+    unsigned long long block;  /* counters' address; 0: empty */
+    unsigned long long name;   /* ordinal << 32 | site */
+};
+
+/* 0: not known yet; 1: the thread traces; -1: it does not.  */
+static __thread signed char trace_mode __attribute__((tls_model("initial-exec")));
+static __thread bool trace_busy __attribute__((tls_model("initial-exec")));
+static __thread int trace_fd __attribute__((tls_model("initial-exec")));
+static __thread unsigned trace_used __attribute__((tls_model("initial-exec")));
+static __thread unsigned long long *trace_buffer __attribute__((tls_model("initial-exec")));
+
+static struct trace_cache_entry *trace_cache(void)
+{
+    return (struct trace_cache_entry *)(trace_buffer + TRACE_BUFFER_BLOCKS);
+}
+
+/* Names the buffered blocks and writes them.  */
+static long write_trace(void)
+{
+    struct trace_cache_entry *cache = trace_cache();
+
+    for (unsigned i = 0; i < trace_used; i++) {
+        unsigned long long block = trace_buffer[i];
+        struct trace_cache_entry *entry
+            = &cache[(block >> 3) & (TRACE_CACHE_ENTRIES - 1)];
+        if (entry->block != block) {
+            unsigned long ordinal;
+            unsigned site;
+            entry->block = block;
+            entry->name = sampler_units_find_counter(
+                              (const unsigned long long *)(uintptr_t)block, &ordinal, &site)
+                              && ordinal <= UINT32_MAX
+                          ? (unsigned long long)ordinal << 32 | site
+                          : TRACE_UNKNOWN_BLOCK;
+        }
+        trace_buffer[i] = entry->name;
     }
+    const char *bytes = (const char *)trace_buffer;
+    size_t left = trace_used * sizeof *trace_buffer;
+    while (left > 0) {
+        ssize_t written = write(trace_fd, bytes, left);
+        if (written <= 0) {
+            sampler_warn("sampler: cannot write the subpath trace (SAMPLER_SUBPATH_TRACE): "
+                         "it stops here");
+            close(trace_fd);
+            trace_mode = -1;
+            break;
+        }
+        bytes += written;
+        left -= (size_t)written;
+    }
+    trace_used = 0;
+    return 0;
+}
+
+static void write_trace_at_exit(void)
+{
+    if (trace_mode > 0 && !trace_busy)
+        (void)write_trace();
+}
+
+/* 1 if the calling thread is to trace (its file opened), else -1.  */
+static long open_trace(void)
+{
+    const struct sampler_config *config = sampler_config_get();
+    /* The setting is shorter than SAMPLER_PATH_MAX - SAMPLER_SUBPATH_TRACE_SUFFIX.  */
+    char path[SAMPLER_PATH_MAX + SAMPLER_SUBPATH_TRACE_SUFFIX];
+    static atomic_bool exit_hook;
+
+    if (config->subpath_trace[0] == '\0')
+        return -1;
+    if (trace_buffer == NULL) {
+        size_t bytes = TRACE_BUFFER_BLOCKS * sizeof *trace_buffer
+                       + TRACE_CACHE_ENTRIES * sizeof(struct trace_cache_entry);
+        void *base = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (base == MAP_FAILED)
+            return -1;
+        trace_buffer = base;
+    }
+    memset(trace_cache(), 0, TRACE_CACHE_ENTRIES * sizeof(struct trace_cache_entry));
+    snprintf(path, sizeof path, "%s.%ld", config->subpath_trace, (long)gettid());
+    trace_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (trace_fd < 0) {
+        sampler_warn("sampler: cannot create the subpath trace (SAMPLER_SUBPATH_TRACE): "
+                     "no trace");
+        return -1;
+    }
+    trace_used = 0;
+    /* The thread that exits the process writes what it buffered; the
+       others do when they exit (sampler_subpaths_cut).  */
+    if (!atomic_exchange(&exit_hook, true))
+        (void)atexit(write_trace_at_exit);
+    return 1;
+}
+
+static inline SAMPLER_PRESERVING long call_saving_vectors(long (*fn)(void))
+{
+#if defined(__x86_64__)
+    return sampler_call_saving_vectors(fn);
+#else
+    return fn();
+#endif
+}
+
+/* Appends COUNTERS's block to the trace.  */
+static inline SAMPLER_PRESERVING void trace_block(unsigned long long *counters)
+{
+    if (!trace_busy) {
+        trace_busy = true;
+        trace_buffer[trace_used++] = (unsigned long long)(uintptr_t)counters;
+        if (trace_used == TRACE_BUFFER_BLOCKS)
+            (void)call_saving_vectors(write_trace);
+        trace_busy = false;
+    }
+}
+
+/* The visit of __sampler_subpath_block but for its common case: it
+   starts or ends a subpath, is traced, or is the thread's first.  Out of
+   line, so that the common case saves fewer registers (a preserving
+   function saves every register it uses).  */
+static __attribute__((noinline)) SAMPLER_PRESERVING void
+block_visit(unsigned long long *counters, unsigned long max_log2, long c)
+{
+    if (__builtin_expect(trace_mode == 0, 0) && !trace_busy) {
+        trace_busy = true;
+        trace_mode = (signed char)call_saving_vectors(open_trace);
+        trace_busy = false;
+    }
+    if (trace_mode > 0)
+        trace_block(counters);
     struct sampler_subpath_list *list = thread_list;
     /* A signal handler that interrupted an update of the list: its blocks
        are not recorded, and start nothing.  */
@@ -356,13 +492,51 @@ __sampler_subpath_block(unsigned long long *counters, unsigned long max_log2)
         append(list, (unsigned long long)(uintptr_t)counters);
         list->busy = false;
     }
-    if (list != NULL && list->pending > 0) {
+    if ((list != NULL && list->pending > 0) || trace_mode > 0) {
         sampler_held_countdown = c;
         SAMPLER_COUNTDOWN = 0;
     } else {
         sampler_held_countdown = 0;
         SAMPLER_COUNTDOWN = c;
     }
+}
+
+/* A sampled visit of a block (a site of the subpaths scheme, whose one
+   counter counts the subpaths started there) or, while the thread
+   records, every visit.  MAX_LOG2 is the plugin's
+   -fplugin-arg-sampler-subpath-max for the unit; SAMPLER_SUBPATH_MAX
+   overrides it.  */
+SAMPLER_EXPORT SAMPLER_PRESERVING void
+__sampler_subpath_block(unsigned long long *counters, unsigned long max_log2)
+{
+    long c;
+
+    if (sampler_held_countdown != 0) {
+        c = sampler_held_countdown + SAMPLER_COUNTDOWN;
+    } else {
+        UNLESS_FIRST_VISIT_OF_THREAD(sampler_started_out_of_line_preserving);
+        c = SAMPLER_COUNTDOWN;
+    }
+    /* The common case, most of the visits of a recording: the visit is
+       not sampled, no subpath ends at it, and the thread does not trace;
+       it is appended to the ring, and the thread goes on recording.  */
+    struct sampler_subpath_list *list = thread_list;
+    if (c > 0 && trace_mode < 0 && list != NULL && !list->busy && list->pending > 0) {
+        unsigned long at = (unsigned long)(list->position & (list->ring_size - 1));
+        if (list->ends[at] == 0) {
+            /* A signal handler sees the list busy while it changes.  */
+            list->busy = true;
+            atomic_signal_fence(memory_order_seq_cst);
+            list->ring[at] = (unsigned long long)(uintptr_t)counters;
+            list->position++;
+            atomic_signal_fence(memory_order_seq_cst);
+            list->busy = false;
+            sampler_held_countdown = c;
+            SAMPLER_COUNTDOWN = 0;
+            return;
+        }
+    }
+    block_visit(counters, max_log2, c);
 }
 
 /* ---- Cuts, fork, reset -------------------------------------------------- */
@@ -377,6 +551,11 @@ void sampler_subpaths_cut(void)
 {
     struct sampler_subpath_list *list = thread_list;
 
+    if (trace_mode > 0) {
+        (void)write_trace();
+        close(trace_fd);
+        trace_mode = -1;
+    }
     if (list != NULL) {
         empty_recording(list);
         thread_list = NULL;
@@ -398,6 +577,13 @@ static void empty_list(struct sampler_subpath_list *list)
 
 void sampler_subpaths_fork_child(void)
 {
+    /* The parent writes what was buffered; the child traces to a file of
+       its own.  */
+    if (trace_mode > 0) {
+        close(trace_fd);
+        trace_used = 0;
+        trace_mode = 0;
+    }
     for (struct sampler_subpath_list *list = atomic_load(&all_lists); list != NULL;
          list = list->next) {
         empty_recording(list);

@@ -12,6 +12,12 @@
 #   exact(OPT)        exact mode (sparsity 1, every length, room for every
 #                     subpath) on loop.c at -O0 and -O2: the counts of five
 #                     subpaths of 2 blocks derived by hand in loop.c
+#   trace             SAMPLER_SUBPATH_TRACE on loop.c: the trace's counts of
+#                     every subpath of 2 to 8 blocks (subpath-count.c) are
+#                     exact mode's; at sparsity 100 the trace is the end of
+#                     sparsity 1's, and the run's subpath list is the one
+#                     it has untraced; a path too long is refused;
+#                     subpath-count refuses bad subpaths and traces
 #   P-found           interp.c, a synthetic interpreter, and nested.c, nested
 #                     loops with data-dependent branches, at sparsity 100
 #                     (OSP's lengths, the default memory) over 20 seeds,
@@ -261,6 +267,82 @@ if [ $status = 0 ] &&
     pass "html-no-source: each block says its file was not found, status 0"
 else
     fail_with "html-no-source" "status $status" "$(cat "$scratch/nosource.err")"
+fi
+
+# The trace against exact mode (loop-O2's exact report, every subpath of
+# 2, 4 and 8 blocks).
+if gcc -std=c11 -O2 -Wall -Wextra -D_GNU_SOURCE "$here/../../bench/subpath-count.c" \
+        -o "$scratch/subpath-count" 2>"$scratch/err"; then
+    env $exact_env SAMPLER_SUBPATH_MAX=8 SAMPLER_FILE="$scratch/exact8.report" \
+        "$scratch/loop-O2" 3000 >/dev/null
+    SAMPLER_SPARSITY=1 SAMPLER_SUBPATH_TRACE="$scratch/trace1" \
+        SAMPLER_FILE="$scratch/report-trace1" "$scratch/loop-O2" 3000 >/dev/null
+    SAMPLER_SPARSITY=100 SAMPLER_SEED=5 SAMPLER_SUBPATH_TRACE="$scratch/trace100" \
+        SAMPLER_FILE="$scratch/report-trace100" "$scratch/loop-O2" 3000 >/dev/null
+    for length in 2 4 8; do
+        "$report" subpaths "$scratch/exact8.report" --binary "$scratch/loop-O2" \
+            --length $length --top 100000 --format=csv | tail -n +2
+    done | python3 -c '
+import csv, sys
+# "COUNT BLOCKS": loop.c is one unit, unit 0 in the trace.
+for r in csv.reader(sys.stdin):
+    print(r[6], " ".join("0:" + b.rsplit(":", 1)[1] for b in r[10].split()))
+' >"$scratch/exact8.rows"
+    cut -d' ' -f2- "$scratch/exact8.rows" |
+        "$scratch/subpath-count" "$scratch"/trace1.* >"$scratch/traced8" 2>&1
+    if [ "$(ls "$scratch"/trace1.* | wc -l)" = 1 ] && [ "$(wc -l <"$scratch/exact8.rows")" -ge 20 ] &&
+       paste -d' ' "$scratch/exact8.rows" <(head -n -1 "$scratch/traced8") |
+           awk '$1 != $NF { bad = 1 } END { exit bad }'; then
+        pass "trace: $(wc -l <"$scratch/exact8.rows") subpaths of 2 to 8 blocks, exact mode's counts"
+    else
+        fail_with "trace" "$(paste -d' ' "$scratch/exact8.rows" "$scratch/traced8" | head -n 20)"
+    fi
+    if python3 - "$scratch"/trace1.* "$scratch"/trace100.* <<'PY'
+import sys
+full, late = (open(p, "rb").read() for p in sys.argv[1:3])
+sys.exit(0 if 0 < len(late) < len(full) and full.endswith(late) else 1)
+PY
+    then
+        pass "trace at sparsity 100: the end of sparsity 1's"
+    else
+        fail_with "trace at sparsity 100" "$(ls -l "$scratch"/trace1.* "$scratch"/trace100.*)"
+    fi
+    # The traced run keeps the list it has without the trace (the same
+    # seed): one run gives both.
+    SAMPLER_SPARSITY=100 SAMPLER_SEED=5 SAMPLER_FILE="$scratch/report-untraced100" \
+        "$scratch/loop-O2" 3000 >/dev/null
+    if grep -q '^subpath	' "$scratch/report-trace100" &&
+       cmp -s <(grep '^subpath' "$scratch/report-trace100") \
+              <(grep '^subpath' "$scratch/report-untraced100"); then
+        pass "trace at sparsity 100: the run's subpath list as without the trace"
+    else
+        fail_with "trace at sparsity 100: list" \
+            "$(diff <(grep '^subpath' "$scratch/report-trace100") \
+                    <(grep '^subpath' "$scratch/report-untraced100") | head -n 10)"
+    fi
+    # subpath-count refuses what it cannot read.
+    printf 'abc\n' >"$scratch/odd.trace"
+    for bad in "0:1 x:2|$scratch/trace1.*|line 1" "0:1 0:|$scratch/trace1.*|line 1" \
+               "0:1|$scratch/odd.trace|not a trace" "0:1|$scratch/missing|cannot read"; do
+        IFS='|' read -r line trace message <<<"$bad"
+        if ! echo "$line" | "$scratch/subpath-count" $trace >/dev/null 2>"$scratch/err" &&
+           grep -q "subpath-count: .*$message" "$scratch/err"; then
+            pass "subpath-count refuses ($message: $line)"
+        else
+            fail "subpath-count refuses ($message: $line)" "$scratch/err"
+        fi
+    done
+else
+    fail "build(subpath-count)" "$scratch/err"
+fi
+long=$(printf '%04100d' 0)
+SAMPLER_SPARSITY=1 SAMPLER_SUBPATH_TRACE="$scratch/$long" SAMPLER_FILE="$scratch/long.report" \
+    "$scratch/loop-O2" 10 >/dev/null 2>"$scratch/err"
+if grep -q "ignoring SAMPLER_SUBPATH_TRACE=.*path shorter than.*sampling is off" "$scratch/err" &&
+   [ ! -e "$scratch/long.report" ]; then
+    pass "env(SAMPLER_SUBPATH_TRACE too long)"
+else
+    fail "env(SAMPLER_SUBPATH_TRACE too long)" "$scratch/err"
 fi
 
 # Fairness: the branch at line 24 of loop.c, true in 50000 of 100000.
