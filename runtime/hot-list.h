@@ -65,9 +65,14 @@ typedef _Atomic unsigned long long hot_atomic_slot;
 #define HOT_VALUE(i) (HOT_ENTRIES + 2 * (i))
 #define HOT_COUNT(i) (HOT_ENTRIES + 2 * (i) + 1)
 
-/* The calling thread's tag in the lock word: the address of one of its
-   thread-local variables, never 0.  */
+/* The calling thread's tag in the lock word, never 0: its thread pointer
+   (one instruction on x86-64), or the address of one of its thread-local
+   variables.  */
+#if defined(__x86_64__)
+#define HOT_THREAD_TAG ((unsigned long long)(uintptr_t)__builtin_thread_pointer())
+#else
 #define HOT_THREAD_TAG ((unsigned long long)(uintptr_t)&sampler_thread_stream)
+#endif
 
 /* Counts above this are halved exactly, but for a coin for an odd unit.  */
 #define HALVED_BY_COINS_MAX 4096
@@ -155,7 +160,7 @@ static __attribute__((noinline, unused)) SAMPLER_PRESERVING bool hot_coin_out_of
    ones save fewer registers: a preserving function saves every register
    it uses, and a call to another preserving one clobbers none.  */
 static __attribute__((noinline, unused)) SAMPLER_PRESERVING long
-hot_enter(unsigned long long *slots, unsigned long capacity, unsigned long long value,
+hot_enter(unsigned long long *slots, unsigned long long value, unsigned long capacity,
           unsigned long home, long holder, unsigned j, hot_claim_hook claim,
           void *context)
 {
@@ -235,7 +240,7 @@ hot_observe(unsigned long long *slots, unsigned long capacity, unsigned long lon
         if (++i == capacity)
             i = 0;
     } while (i != home);
-    long entry = hot_enter(slots, capacity, value, home, holder, now, claim, context);
+    long entry = hot_enter(slots, value, capacity, home, holder, now, claim, context);
     *entered = entry >= 0;
     hot_unlock(slots);
     return entry;
