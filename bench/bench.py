@@ -106,6 +106,8 @@ CONFIGS = [
     ("br-1000", "br", "1000"),
     ("all-1000", "all", "1000"),
     ("values-1000", "values", "1000"),
+    # The values build's fast copies alone, as brs-1000000000 for brs.
+    ("values-1000000000", "values", "1000000000"),
     ("brs-pair-1000", "brs-pair", "1000"),
     ("returns-1000", "returns", "1000"),
     ("brs-trained-1000", "brs-trained", "1000"),

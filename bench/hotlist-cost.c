@@ -3,7 +3,7 @@
    UPDATES values into one site of capacity 16:
 
      hit       eight values in turn: every value is in the list, tau 1
-     zipf      ranks 1..1000 with weights 1/r^1.1 (from a fixed hash): the
+     zipf      ranks 1..1000 with weights 1/r^1.1 (zipf-rank.h): the
                list full, tau high, most values tossed away, thinning now
                and then
      distinct  every value new: the worst case, tau doubling often
@@ -22,33 +22,12 @@
 
 #include "sampler.h"
 #include "sampler-abi.h"
+#include "../testsuite/values/zipf-rank.h"
 
 enum { UPDATES = 1000000, CAPACITY = 16, RANKS = 1000 };
 
 static unsigned long long slots[3 + 2 * CAPACITY];
-static double cumulative[RANKS + 1];
-
-static uint64_t mix(uint64_t z)
-{
-    z += UINT64_C(0x9e3779b97f4a7c15);
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
-static unsigned long long zipf_value(uint64_t i)
-{
-    double point = (double)(mix(i) >> 11) * 0x1p-53 * cumulative[RANKS];
-    int low = 1, high = RANKS;
-    while (low < high) {
-        int middle = (low + high) / 2;
-        if (point < cumulative[middle])
-            high = middle;
-        else
-            low = middle + 1;
-    }
-    return (unsigned long long)low;
-}
+static uint64_t cumulative[RANKS + 1];   /* weights scaled by 10^9, summed */
 
 int main(int argc, char **argv)
 {
@@ -58,13 +37,14 @@ int main(int argc, char **argv)
     }
     SAMPLER_COUNTDOWN = __sampler_thread_start();   /* the thread's generator */
     for (int r = 1; r <= RANKS; r++)
-        cumulative[r] = cumulative[r - 1] + pow(r, -1.1);
+        cumulative[r] = cumulative[r - 1] + (uint64_t)(1e9 * pow(r, -1.1));
     unsigned long long *values = malloc(UPDATES * sizeof *values);
     if (values == NULL)
         return 1;
     for (uint64_t i = 0; i < UPDATES; i++)
         values[i] = strcmp(argv[1], "hit") == 0 ? i % 8
-                    : strcmp(argv[1], "zipf") == 0 ? zipf_value(i)
+                    : strcmp(argv[1], "zipf") == 0 ? (unsigned long long)zipf_rank(cumulative,
+                                                                                    RANKS, i)
                     : i;
     struct timespec start, end;
     clock_gettime(CLOCK_MONOTONIC, &start);

@@ -245,7 +245,7 @@ static void stream_reseed(struct sampler_stream *stream, uint64_t base,
 {
     random_seed(stream, sampler_stream_seed(base, order));
     stream->bank.next = SAMPLER_BANK_SIZE;
-    stream->bank.coins_left = 0;
+    stream->bank.coins = 0;
 }
 
 struct sampler_stream *sampler_stream_new(long sparsity, uint64_t base,

@@ -12,11 +12,15 @@
 
    An observed value enters the list with probability 1/tau: if it is
    there its count grows by one, else it takes a free entry with count 1.
-   The lookup compares values only: a free entry (count 0) keeps the value
-   it had, and the first entry holding a value counts it, free or not.  A
+   A value's entries are searched in one fixed order, from its home entry
+   (a hash of the value) on round the list, so that a value usually sits
+   at its home and is found at the first comparison.  The lookup compares
+   values only: a free entry (count 0) keeps the value it had, and the
+   first entry in the value's order holding it counts it, free or not.  A
    value is stored only where no entry holds it, so no value is in two
    entries, and the lookup of a value in the list stops at its entry (the
-   list starts as K free entries holding 0: the first of them counts 0).
+   list starts as K free entries holding 0: the first of them in 0's order
+   counts 0).  A new value takes the first free entry in its order.
    With no free entry, the new value is a (K+1)-th entry of count 1, tau
    doubles and every unit of every count is kept with probability 1/2 (a
    binomial draw per entry), until some entry has left or the new value
@@ -61,9 +65,14 @@ typedef _Atomic unsigned long long hot_atomic_slot;
 #define HOT_VALUE(i) (HOT_ENTRIES + 2 * (i))
 #define HOT_COUNT(i) (HOT_ENTRIES + 2 * (i) + 1)
 
-/* The calling thread's tag in the lock word: the address of one of its
-   thread-local variables, never 0.  */
+/* The calling thread's tag in the lock word, never 0: its thread pointer
+   (one instruction on x86-64), or the address of one of its thread-local
+   variables.  */
+#if defined(__x86_64__)
+#define HOT_THREAD_TAG ((unsigned long long)(uintptr_t)__builtin_thread_pointer())
+#else
 #define HOT_THREAD_TAG ((unsigned long long)(uintptr_t)&sampler_thread_stream)
+#endif
 
 /* Counts above this are halved exactly, but for a coin for an odd unit.  */
 #define HALVED_BY_COINS_MAX 4096
@@ -122,6 +131,17 @@ static inline SAMPLER_PRESERVING void hot_unlock(unsigned long long *slots)
     atomic_store_explicit(HOT_SLOT(slots, HOT_LOCK), 0, memory_order_release);
 }
 
+/* The entry where the search for VALUE starts in a list of CAPACITY
+   entries: Fibonacci hashing (Knuth, TAOCP vol. 3, 6.4), the high bits of
+   VALUE times 2^64 / golden ratio, scaled to [0, CAPACITY).  Values that
+   differ in any bits (small integers, aligned pointers) spread out.  */
+static inline SAMPLER_PRESERVING unsigned long
+hot_home(unsigned long long value, unsigned long capacity)
+{
+    unsigned long long high = (value * UINT64_C(0x9e3779b97f4a7c15)) >> 32;
+    return (unsigned long)((high * capacity) >> 32);
+}
+
 /* A coin of 2^-J out of line, for the rare toss of a visit that found tau
    raised by another thread between its toss and the lock.  */
 static __attribute__((noinline, unused)) SAMPLER_PRESERVING bool hot_coin_out_of_line(unsigned j)
@@ -133,22 +153,27 @@ static __attribute__((noinline, unused)) SAMPLER_PRESERVING bool hot_coin_out_of
    it, or -1), is to enter a list whose tau is 2^J: into HOLDER, or the
    first free entry, if CLAIM lets it; else tau doubles and every count is
    thinned, the value's own unit too, until it enters or its unit is gone
-   (or tau is at its greatest: then it is dropped).  Under the lock.
+   (or tau is at its greatest: then it is dropped).  The free entry is the
+   first in the value's order from its home HOME.  Under the lock.
    Returns the entry it entered, or -1.  Out of line, as the rarer case (a
    value seen for the first time since it last left), so that the common
    ones save fewer registers: a preserving function saves every register
    it uses, and a call to another preserving one clobbers none.  */
 static __attribute__((noinline, unused)) SAMPLER_PRESERVING long
-hot_enter(unsigned long long *slots, unsigned long capacity, unsigned long long value,
-          long holder, unsigned j, hot_claim_hook claim, void *context)
+hot_enter(unsigned long long *slots, unsigned long long value, unsigned long capacity,
+          unsigned long home, long holder, unsigned j, hot_claim_hook claim,
+          void *context)
 {
     unsigned long long pending = 1;
 
     for (;;) {
         long entry = holder;
-        for (unsigned long i = 0; i < capacity && entry < 0; i++)
+        for (unsigned long n = 0, i = home; n < capacity && entry < 0; n++) {
             if (HOT_LOAD(slots, HOT_COUNT(i)) == 0)
                 entry = (long)i;
+            if (++i == capacity)
+                i = 0;
+        }
         if (entry >= 0 && (claim == NULL || claim(context, (unsigned long)entry))) {
             HOT_STORE(slots, HOT_VALUE(entry), value);
             HOT_STORE(slots, HOT_COUNT(entry), pending);
@@ -169,11 +194,13 @@ hot_enter(unsigned long long *slots, unsigned long capacity, unsigned long long 
 /* Offers one observation of VALUE to a list of CAPACITY entries.  Returns
    the entry that counted it, or -1 (its coin did not come up, or it was
    dropped, or the list was busy in this thread).  *ENTERED says whether
-   the entry took the value with count 1 (CLAIM was asked).  SAME, if not
+   the entry took the value with count 1.  CLAIM, if not NULL, is asked
+   before an entry takes the value; without it, a free entry that holds
+   VALUE counts it as one with a count does, without a call.  SAME, if not
    NULL, is asked before an entry that holds VALUE with a count counts it:
-   false (a hash collision, for subpaths) drops the observation.  One function,
-   inline: a call out of line would make the visits whose coin did not
-   come up save as many registers as the others.  */
+   false (a hash collision, for subpaths) drops the observation.  One
+   function, inline: a call out of line would make the visits whose coin
+   did not come up save as many registers as the others.  */
 static inline __attribute__((always_inline)) SAMPLER_PRESERVING long
 hot_observe(unsigned long long *slots, unsigned long capacity, unsigned long long value,
             hot_claim_hook claim, hot_claim_hook same, void *context, bool *entered)
@@ -191,24 +218,29 @@ hot_observe(unsigned long long *slots, unsigned long capacity, unsigned long lon
         hot_unlock(slots);
         return -1;
     }
+    unsigned long home = hot_home(value, capacity);
     long holder = -1;
-    for (unsigned long i = 0; i < capacity; i++) {
+    unsigned long i = home;
+    do {
         if (HOT_LOAD(slots, HOT_VALUE(i)) == value) {
             unsigned long long count = HOT_LOAD(slots, HOT_COUNT(i));
-            if (count > 0) {
-                if (same != NULL && !same(context, i)) {
+            if (claim == NULL || count > 0) {
+                if (same != NULL && count > 0 && !same(context, i)) {
                     hot_unlock(slots);
                     return -1;
                 }
                 HOT_STORE(slots, HOT_COUNT(i), count + 1);
+                *entered = count == 0;
                 hot_unlock(slots);
                 return (long)i;
             }
             holder = (long)i;
             break;
         }
-    }
-    long entry = hot_enter(slots, capacity, value, holder, now, claim, context);
+        if (++i == capacity)
+            i = 0;
+    } while (i != home);
+    long entry = hot_enter(slots, value, capacity, home, holder, now, claim, context);
     *entered = entry >= 0;
     hot_unlock(slots);
     return entry;

@@ -109,7 +109,9 @@ static void output_bytes(struct output *out, const char *bytes, size_t length)
 
 static void output_char(struct output *out, char c)
 {
-    output_bytes(out, &c, 1);
+    if (out->used == sizeof out->buffer)
+        output_flush(out);
+    out->buffer[out->used++] = c;
 }
 
 static void output_text(struct output *out, const char *text)
@@ -144,10 +146,21 @@ static char *format_decimal(unsigned long long value, char digits[21])
     return start;
 }
 
+/* VALUE in decimal, written straight into the buffer (a report writes a
+   number for every slot of every site it holds).  */
 static void output_decimal(struct output *out, unsigned long long value)
 {
-    char digits[21];
-    output_text(out, format_decimal(value, digits));
+    unsigned length = 1;
+    for (unsigned long long v = value; v >= 10; v /= 10)
+        length++;
+    if (sizeof out->buffer - out->used < length)
+        output_flush(out);
+    char *digit = out->buffer + out->used + length;
+    do {
+        *--digit = (char)('0' + value % 10);
+        value /= 10;
+    } while (value != 0);
+    out->used += length;
 }
 
 

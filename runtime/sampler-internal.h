@@ -201,10 +201,9 @@ struct sampler_bank {
     unsigned next;        /* index of the next unused countdown */
     unsigned generation;  /* of the sparsity the bank was drawn at */
     long countdowns[SAMPLER_BANK_SIZE];
-    /* Random bits from the stream's generator not used yet, and how many
-       (sampler_thread_coin).  */
+    /* Random bits from the stream's generator not used yet, below a stop
+       bit, the highest bit set (sampler_thread_coin); 0 or 1: none.  */
     uint64_t coins;
-    unsigned coins_left;
 };
 
 /* The calling thread's stream (NULL until it starts sampling), and how many
@@ -265,23 +264,25 @@ const unsigned long long *sampler_subpath_entry(const struct sampler_subpath_lis
 SAMPLER_PRESERVING long sampler_countdown_refill_preserving(void);
 
 /* True with probability 2^-J (1 <= J <= 63), from the calling thread's
-   generator: a hot-list tosses one such coin per sampled visit, so the
-   bits of one draw serve several tosses and most take no call.  */
+   generator: a hot-list tosses one such coin per sampled visit.  The coin
+   reads the unused bits from the lowest up and is heads if the first J
+   are 0; tails is decided at the first bit set, and only the bits up to
+   it are used up, the others staying independent of the outcome.  A
+   toss then takes about two bits whatever J, and one draw serves about
+   thirty tosses.  */
 static inline __attribute__((always_inline)) SAMPLER_PRESERVING bool
 sampler_thread_coin(unsigned j)
 {
     struct sampler_bank *bank = (struct sampler_bank *)sampler_thread_stream;
-    uint64_t mask = (UINT64_C(1) << j) - 1;
 
     if (__builtin_expect(bank == NULL, 0))
-        return (sampler_thread_random64() & mask) == 0;
-    if (__builtin_expect(bank->coins_left < j, 0)) {
-        bank->coins = sampler_thread_random64();
-        bank->coins_left = 64;
-    }
-    bool heads = (bank->coins & mask) == 0;
-    bank->coins >>= j;
-    bank->coins_left -= j;
+        return (sampler_thread_random64() & ((UINT64_C(1) << j) - 1)) == 0;
+    uint64_t coins = bank->coins;
+    if (__builtin_expect((coins >> j) == 0, 0))   /* fewer than J bits left */
+        coins = sampler_thread_random64() | UINT64_C(1) << 63;
+    unsigned zeros = (unsigned)__builtin_ctzll(coins);
+    bool heads = zeros >= j;
+    bank->coins = coins >> (heads ? j : zeros + 1);
     return heads;
 }
 

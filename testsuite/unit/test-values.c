@@ -13,7 +13,8 @@
    - merge: two halves merged agree with the whole stream in one list
      (mean difference over 200 seeds within 4 standard errors of 0), and
      the merged intervals cover the truth;
-   - threads: four threads updating one list lose nothing.  */
+   - threads: four threads updating one list lose nothing;
+   - coins: a toss of 2^-j is heads that often, after heads or tails.  */
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -347,6 +348,48 @@ START_TEST(test_slots_merge_exact)
 }
 END_TEST
 
+/* sampler_thread_coin, called as the hot-lists call it.  */
+static SAMPLER_PRESERVING __attribute__((noinline)) bool toss(unsigned j)
+{
+    return sampler_thread_coin(j);
+}
+
+/* Whether HEADS of N tosses is within 4 standard deviations of N * P.  */
+static bool binomial_near(unsigned long heads, unsigned long n, double p)
+{
+    return fabs((double)heads - n * p) <= 4 * sqrt(n * p * (1 - p));
+}
+
+/* The coins: heads with probability 2^-j for j of 1 to 63 in any order,
+   and each toss independent of the one before, whose outcome decides how
+   many bits it used up: every toss's heads, counted apart after a heads
+   and after a tails, are within 4 standard deviations of 2^-j.  */
+START_TEST(test_coins)
+{
+    static const unsigned js[] = { 1, 3, 7, 2, 12, 1, 5, 63, 2, 1 };
+    enum { N_JS = sizeof js / sizeof js[0], ROUNDS = 200000 };
+    /* [k][o]: tosses of js[k] after an outcome o of the toss before, and
+       their heads.  */
+    unsigned long tosses[N_JS][2] = { { 0 } }, heads[N_JS][2] = { { 0 } };
+
+    use_stream(7);
+    bool previous = false;
+    for (int r = 0; r < ROUNDS; r++)
+        for (int k = 0; k < N_JS; k++) {
+            bool h = toss(js[k]);
+            tosses[k][previous]++;
+            heads[k][previous] += h;
+            previous = h;
+        }
+    for (int k = 0; k < N_JS; k++)
+        for (int o = 0; o < 2; o++)
+            ck_assert_msg(binomial_near(heads[k][o], tosses[k][o], ldexp(1, -(int)js[k])),
+                          "coin 2^-%u after %s: %lu heads in %lu", js[k],
+                          o ? "heads" : "tails", heads[k][o], tosses[k][o]);
+    drop_stream();
+}
+END_TEST
+
 enum { N_THREADS = 4, PER_THREAD = 100000 };
 static struct slots shared_slots;
 
@@ -387,6 +430,7 @@ Suite *values_suite(void)
     suite_add_tcase(suite, exact);
     TCase *statistics = tcase_create("statistics");
     tcase_set_timeout(statistics, 300);
+    tcase_add_test(statistics, test_coins);
     tcase_add_test(statistics, test_thinning_unbiased);
     tcase_add_test(statistics, test_large_counts_unbiased);
     tcase_add_test(statistics, test_zipf_coverage);

@@ -252,9 +252,9 @@ if (cd "$here" && gcc -shared -fPIC -O2 indirect-lib.c -o "$scratch/indirect-lib
     done
     done
     binary=$scratch/indirect-pie-O2
-    # The table site's first three targets moved: one byte into twice, an
-    # address no object holds, and one in an object without a readable
-    # file (the vDSO).
+    # The table site's first three targets (entries with a count, in the
+    # list's order) moved: one byte into twice, an address no object holds,
+    # and one in an object without a readable file (the vDSO).
     if [ -f "$binary.report" ] &&
        python3 - "$binary.report" "$(nm "$binary" | awk '$3 == "twice" { print $1 }')" \
            >"$scratch/moved.report" <<'EOF'
@@ -266,7 +266,8 @@ vdso = next(int(l[1]) for l in loaded if l[4] == "linux-vdso.so.1")
 moved = [program + int(sys.argv[2], 16) + 1, 1, vdso + 16]
 site = next(i for i, l in enumerate(lines) if l.startswith("0\t"))
 fields = lines[site].split("\t")
-for i, address in enumerate(moved):
+counted = [i for i in range((len(fields) - 4) // 2) if fields[5 + 2 * i] != "0"]
+for i, address in zip(counted, moved):
     fields[4 + 2 * i] = str(address)
 lines[site] = "\t".join(fields)
 print("\n".join(lines), end="")

@@ -1,37 +1,22 @@
 /* A Zipf stream: visit i (FROM <= i < TO, argv[1] and argv[2]) assigns v
    the value of rank r (1..200) with probability proportional to 1/r, from
-   a hash of i, so that two ranges make the stream of their union.  Prints
-   how often each value was assigned ("VALUE COUNT" lines): the truth
-   against which run-values-tests.sh checks the estimates.  Only draw() is
-   instrumented (zipf.args).  */
+   a hash of i (zipf-rank.h), so that two ranges make the stream of their
+   union.  Prints how often each value was assigned ("VALUE COUNT" lines):
+   the truth against which run-values-tests.sh checks the estimates.  Only
+   draw() is instrumented (zipf.args).  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "zipf-rank.h"
 
 enum { RANKS = 200 };
 static uint64_t cumulative[RANKS + 1];   /* scaled weights, summed */
 static unsigned long counts[RANKS + 1];
 
-static uint64_t mix(uint64_t z)
-{
-    z += UINT64_C(0x9e3779b97f4a7c15);
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
 static int rank_of(uint64_t i)
 {
-    uint64_t point = mix(i) % cumulative[RANKS];
-    int low = 1, high = RANKS;
-    while (low < high) {
-        int middle = (low + high) / 2;
-        if (point < cumulative[middle])
-            high = middle;
-        else
-            low = middle + 1;
-    }
-    return low;
+    return zipf_rank(cumulative, RANKS, i);
 }
 
 volatile long sink;
