@@ -305,6 +305,19 @@ for scheme in values paths subpaths; do
     esac
 done
 
+# A report whose subpaths start at blocks its site table says weigh 0 (not
+# instrumented, so never sampled) is refused, not divided by a rate of 0.
+if [ -s "$d/subpaths.sites" ] && [ -s "$d/subpaths-runs/1.report" ]; then
+    awk -F'\t' -v OFS='\t' '$1 == "site" { $11 = 0 } 1' "$d/subpaths.sites" >"$d/zero.sites"
+    if "$report" subpaths "$d/subpaths-runs/1.report" --sites "$d/zero.sites" >/dev/null 2>"$d/zero.err"; then
+        fail "estimates: a subpath from a block of weight 0 is refused" "accepted"
+    elif grep -q "which has weight 0" "$d/zero.err"; then
+        pass "estimates: a subpath from a block of weight 0 is refused" "$(cat "$d/zero.err")"
+    else
+        fail "estimates: a subpath from a block of weight 0 is refused" "$(cat "$d/zero.err")"
+    fi
+fi
+
 # ---------------------------------------------------------------------------
 # 3. Training: rates from 20 runs of train.c, the same runs again with them.
 
