@@ -499,6 +499,53 @@ else
 fi
 
 # ---------------------------------------------------------------------------
+# 3b. Sites never sampled in training: 200 cold branches of 50 visits a run
+# and one hot loop, trained on 3 runs at sparsity 1000, where most cold
+# branches get no sample.  Taken as never visited they would be sampled at
+# every visit (about 10,000 samples a run against a budget near 100);
+# bounded by the rule of three, the retrained runs keep the budget.
+
+d=$out/unseen
+mkdir -p "$d/runs" "$d/again"
+{
+    echo '#include <stdlib.h>'
+    echo 'volatile int sink;'
+    echo 'static void cold (int k) {'
+    for i in $(seq 0 199); do echo "    if (k == $i) sink++;"; done
+    echo '}'
+    echo 'int main (int argc, char **argv) {'
+    echo '    int n = argc > 1 ? atoi (argv[1]) : 50;'
+    echo '    for (int r = 0; r < n; r++) cold (r % 2);'
+    echo '    for (long i = 0; i < 100000; i++) if (i % 7 == 0) sink++;'
+    echo '    return 0;'
+    echo '}'
+} >"$d/unseen.c"
+if "$sgcc" -O2 -fplugin-arg-sampler-schemes=branches "$d/unseen.c" -o "$d/plain" 2>"$d/plain.err"; then
+    for seed in 1 2 3; do
+        SAMPLER_SPARSITY=1000 SAMPLER_SEED=$seed SAMPLER_FILE="$d/runs/$seed.report" "$d/plain" 50
+    done
+    "$report" rates "$d/runs" --output "$d/unseen.rates" 2>"$d/rates.err"
+    "$sgcc" -O2 -fplugin-arg-sampler-schemes=branches -fplugin-arg-sampler-rates="$d/unseen.rates" \
+        -fplugin-arg-sampler-site-table="$d/trained.sites" "$d/unseen.c" -o "$d/trained" 2>"$d/trained.err"
+    for seed in $(seq 11 20); do
+        SAMPLER_SPARSITY=1000 SAMPLER_SEED=$seed SAMPLER_FILE="$d/again/$seed.report" "$d/trained" 50
+    done
+    budget=$(awk '/^# budget/ { print $3 }' "$d/unseen.rates")
+    unseen=$(awk '/never sampled/ { print $2 }' "$d/unseen.rates")
+    total=$(for seed in $(seq 11 20); do site_samples "$d/trained.sites" "$d/again/$seed.report"; done |
+            awk '{ n += $2 } END { print n / 10 }')
+    # Poisson slack on ten runs: the budget plus four standard deviations.
+    if [ "${unseen:-0}" -gt 100 ] &&
+       awk -v t="$total" -v b="$budget" 'BEGIN { exit !(t <= b + 4 * sqrt(b / 10) + 1) }'; then
+        pass "rates: sites never sampled keep the budget" "$unseen never sampled; $total samples a run, budget $budget"
+    else
+        fail "rates: sites never sampled keep the budget" "${unseen:-?} never sampled; $total samples a run, budget $budget" "$(cat "$d/rates.err" "$d/trained.err")"
+    fi
+else
+    fail "build(unseen)" "$(cat "$d/plain.err")"
+fi
+
+# ---------------------------------------------------------------------------
 # 4. Bad rates files: the compile fails with an error naming FILE:LINE.
 
 d=$out/bad

@@ -3,7 +3,7 @@
 
    Each site's visits per run are estimated from its samples, each run's
    divided by the site's rate in that run (its weight, the run's sparsity
-   and countdown unit).  Then every site gets the rate that gives it the
+   and countdown unit); a site never sampled, at its upper 95% bound.  Then every site gets the rate that gives it the
    same expected samples per run, T, capped at every visit (rate 1): a rare
    site is sampled at every visit, a hot one at T over its visits.  T is
    the largest level at which the expected samples per run of all sites
@@ -37,6 +37,8 @@ struct site_rate {
     const struct unit_table *table;
     const struct site *site;
     double visits;          /* estimated visits, summed over runs */
+    double samples;         /* sampled visits, summed over runs */
+    double exposure;        /* the site's rates, summed over the runs of its unit */
     double rate;            /* the rate chosen */
     unsigned weight;
 };
@@ -82,13 +84,18 @@ static bool rates_run(void *context, const struct run_view *run, struct diag *d)
     for (size_t u = 0; u < run->n_units; u++) {
         const struct run_unit *unit = &run->units[u];
         const struct unit_table *table = unit->totals->table;
+        struct site_rate *of_unit = state->of_unit[unit->catalog_index];
+        for (unsigned i = 0; i < table->n_sites; i++)
+            of_unit[i].exposure += site_rate(report->sparsity, report->countdown_unit,
+                                             table->sites[i].weight);
         for (size_t i = 0; i < unit->n_sites; i++) {
             const struct site *site = &table->sites[unit->sites[i]];
             double rate = site_rate(report->sparsity, report->countdown_unit, site->weight);
             if (rate <= 0)
                 continue;
             double samples = site_samples(site, unit->totals->values + site->first_counter);
-            state->of_unit[unit->catalog_index][site->index].visits += samples / rate;
+            of_unit[site->index].visits += samples / rate;
+            of_unit[site->index].samples += samples;
             state->samples += samples;
         }
     }
@@ -156,18 +163,29 @@ static bool write_rates(FILE *out, struct rates_state *state, struct diag *d)
     for (size_t u = 0; u < state->n_units; u++)
         n += state->of_unit[u] ? state->of_unit[u][0].table->n_sites : 0;
     struct site_rate **sites = xcalloc(n ? n : 1, sizeof *sites);
-    size_t n_trained = 0, n_untrained = 0;
+    size_t n_trained = 0, n_untrained = 0, n_unseen = 0;
     for (size_t u = 0; u < state->n_units; u++) {
         if (!state->of_unit[u])
             continue;
         for (unsigned i = 0; i < state->of_unit[u][0].table->n_sites; i++) {
             struct site_rate *s = &state->of_unit[u][i];
-            /* Uninstrumented in the training build: nothing is known. */
-            if (s->site->weight == 0) {
+            /* Uninstrumented in the training build, or in no training
+               run: nothing is known. */
+            if (s->site->weight == 0 || s->exposure <= 0) {
                 n_untrained++;
                 continue;
             }
-            s->visits /= (double) state->runs;
+            /* Never sampled: its visits are not known to be 0, only to be
+               few.  Taking 0 would sample it at every visit, and thousands
+               of such sites can take many times the budget; their upper
+               95% bound (no sample in a Poisson count of mean visits times
+               the summed rates: the rule of three) keeps the budget.  */
+            if (s->samples == 0) {
+                s->visits = 3 / s->exposure;
+                n_unseen++;
+            } else {
+                s->visits /= (double) state->runs;
+            }
             sites[n_trained++] = s;
         }
     }
@@ -209,8 +227,10 @@ static bool write_rates(FILE *out, struct rates_state *state, struct diag *d)
     fprintf(out, "# budget %.6g samples per run; expected with these rates %.6g\n", budget,
             expected);
     fprintf(out, "# %zu sites: %zu at every visit, %zu at weight 0, %zu not trained "
-            "(uninstrumented in the training build; default weight)\n",
+            "(uninstrumented in the training build, or in no run; default weight)\n",
             n_trained + n_untrained, n_every, n_zero, n_untrained);
+    fprintf(out, "# %zu sites never sampled: visits at most 3 over their summed rates "
+            "(95%%)\n", n_unseen);
     if (level < DBL_MAX)
         fprintf(out, "# expected samples per site per run: %.6g, or its visits if fewer\n",
                 level);
