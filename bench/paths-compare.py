@@ -78,6 +78,21 @@ def run_paths(b, program, binary, sparsity, size, scratch, seed):
     return list(csv.DictReader(io.StringIO(out)))
 
 
+def prepare_input(program, data_dir, size):
+    """PROGRAM's input of SIZE.  A compressor's is the start of a
+    generated corpus, and the generator's output for N MiB begins with its
+    output for fewer: generate only the MiB the input needs, not the whole
+    corpus of the full workload."""
+    if not isinstance(program, programs.Compressor):
+        program.prepare_input(data_dir, size)
+        return
+    mib = min(program.corpus_mib, math.ceil(program.sizes[size]))
+    corpus = os.path.join(data_dir, "corpus-%d.txt" % mib)
+    programs.text_corpus(corpus, mib)
+    programs.first_bytes(corpus, program.input(data_dir, size),
+                         int(program.sizes[size] * 1024 * 1024))
+
+
 def function_key(row):
     # Builds differ in their counters, so their units' signatures differ:
     # a function is named by its file and name.
@@ -219,7 +234,7 @@ def main():
         else:
             sampled_build = b.built(program, "paths")
             exact_build = b.built(program, "paths-exact")
-            program.prepare_input(b.data, args.size)
+            prepare_input(program, b.data, args.size)
             with tempfile.TemporaryDirectory(prefix="sampler-paths-") as scratch:
                 for label in ("exact", "exact2"):
                     tables[label] = run_paths(b, program, exact_build["binary"], "1",
