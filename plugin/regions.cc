@@ -191,6 +191,20 @@ insert_exit_markers (function_state *st)
       if (loc == UNKNOWN_LOCATION)
 	if (gimple *last = last_stmt (e->src))
 	  loc = gimple_location (last);
+      /* A call before the function's return, marked as a sibling call
+	 (tailc runs before this pass), is expanded as a jump that never
+	 comes back to the marker after it: the traversal would be charged
+	 on the countdown and never counted.  */
+      for (gimple_stmt_iterator gsi = gsi_last_nondebug_bb (e->src);
+	   !gsi_end_p (gsi); gsi_prev_nondebug (&gsi))
+	{
+	  gimple *stmt = gsi_stmt (gsi);
+	  if (gimple_code (stmt) == GIMPLE_RETURN)
+	    continue;
+	  if (gcall *call = dyn_cast <gcall *> (stmt))
+	    gimple_call_set_tail (call, false);
+	  break;
+	}
       basic_block bb = split_edge (e);
       edge out = single_succ_edge (bb);
       if (is_cut)

@@ -33,6 +33,9 @@
 #   inlined         inlined.c, whose loop condition calls a header's inline
 #                   getchar: exact counts, every line spelled is one of
 #                   inlined.c's, the loop's turns exit at the loop's line
+#   tailcall        tailcall.c at -O2: a region that ends in a sibling call
+#                   (free before the return) counts its traversals, as
+#                   many as the region before it
 #   html            --format=html of the -O2 run: a well-formed,
 #                   self-contained page (testsuite/tools/html-tables.py)
 #                   whose paths are the csv rows; each path's column of
@@ -338,6 +341,24 @@ if (cd "$here" && "$build/bin/sampler-gcc" -O2 -fchecking -fplugin-arg-sampler-s
     fi
 else
     fail_with "inlined build" "$(cat "$dir/build")"
+fi
+
+# A region that ends in a call GCC would make a sibling call: its exit
+# marker must not be jumped over.
+dir=$scratch/tailcall; mkdir -p "$dir"
+if "$build/bin/sampler-gcc" -O2 -fplugin-arg-sampler-schemes=paths "$here/tailcall.c" \
+        -o "$dir/tailcall" 2>"$dir/build"; then
+    SAMPLER_SPARSITY=1 SAMPLER_FILE="$dir/r" "$dir/tailcall"
+    status=$?
+    rows "$dir/r" --binary "$dir/tailcall" | grep '^pop	' >"$dir/rows"
+    if [ $status = 0 ] && [ "$(wc -l <"$dir/rows")" = 2 ] &&
+       [ "$(cut -f2 "$dir/rows" | sort -u)" = 1000 ]; then
+        pass "tailcall: the region ending in a sibling call counts its 1000 traversals"
+    else
+        fail_with "tailcall" "status $status" "$(cat "$dir/rows")"
+    fi
+else
+    fail_with "tailcall build" "$(cat "$dir/build")"
 fi
 
 # The HTML page: its paths are the csv rows, its source marked along them.
