@@ -105,26 +105,11 @@ load_interesting_paths (const char *path)
   entries_file = path;
   char *line = NULL;
   size_t capacity = 0;
-  ssize_t length;
   unsigned long number = 0;
   bool ok = true, have_header = false;
-  while (ok && (length = getline (&line, &capacity, in)) >= 0)
+  int got = 0;
+  while (ok && (got = read_text_line (in, path, &number, &line, &capacity)) > 0)
     {
-      number++;
-      if ((size_t) length != strlen (line))
-	{
-	  error ("sampler: %s:%lu: a NUL byte in the line", path, number);
-	  ok = false;
-	  break;
-	}
-      if (length == 0 || line[length - 1] != '\n')
-	{
-	  error ("sampler: %s:%lu: the last line has no newline (truncated?)",
-		 path, number);
-	  ok = false;
-	  break;
-	}
-      line[--length] = 0;
       auto_vec<char *> words;
       for (char *p = strtok (line, " \t\r"); p; p = strtok (NULL, " \t\r"))
 	words.safe_push (p);
@@ -216,6 +201,8 @@ load_interesting_paths (const char *path)
       entry.file = xstrdup (words[2]);
       entries.safe_push (entry);
     }
+  if (got < 0)
+    ok = false;
   if (ok && ferror (in))
     {
       error ("sampler: cannot read the interesting-paths file %qs: %m", path);

@@ -131,6 +131,29 @@ known_scheme (const char *name)
 
 /* Reads the rates file PATH strictly: every error names PATH:LINE.
    Returns false after reporting them.  */
+int
+read_text_line (FILE *in, const char *path, unsigned long *number,
+		char **line, size_t *capacity)
+{
+  ssize_t length = getline (line, capacity, in);
+  if (length < 0)
+    return 0;
+  ++*number;
+  if ((size_t) length != strlen (*line))
+    {
+      error ("sampler: %s:%lu: a NUL byte in the line", path, *number);
+      return -1;
+    }
+  if (length == 0 || (*line)[length - 1] != '\n')
+    {
+      error ("sampler: %s:%lu: the last line has no newline (truncated?)",
+	     path, *number);
+      return -1;
+    }
+  (*line)[length - 1] = 0;
+  return 1;
+}
+
 bool
 load_rates (const char *path)
 {
@@ -143,26 +166,11 @@ load_rates (const char *path)
   rates = new rate_map;
   char *line = NULL;
   size_t capacity = 0;
-  ssize_t length;
   unsigned long number = 0;
   bool ok = true, have_header = false, have_unit = false;
-  while ((length = getline (&line, &capacity, in)) >= 0)
+  int got;
+  while ((got = read_text_line (in, path, &number, &line, &capacity)) > 0)
     {
-      number++;
-      if ((size_t) length != strlen (line))
-	{
-	  error ("sampler: %s:%lu: a NUL byte in the line", path, number);
-	  ok = false;
-	  break;
-	}
-      if (length == 0 || line[length - 1] != '\n')
-	{
-	  error ("sampler: %s:%lu: the last line has no newline (truncated?)",
-		 path, number);
-	  ok = false;
-	  break;
-	}
-      line[--length] = 0;
       if (line[0] == '#')
 	continue;
       auto_vec<char *> fields;
@@ -289,6 +297,8 @@ load_rates (const char *path)
 	  ok = false;
 	}
     }
+  if (got < 0)
+    ok = false;
   if (ok && ferror (in))
     {
       error ("sampler: cannot read the rates file %qs: %m", path);

@@ -153,6 +153,12 @@ void discover_sites (void);
    weights and removes the markers of weight 0; says, with verbose, how
    the unit's sites matched.  */
 bool load_rates (const char *path);
+/* Reads the next line of the text file PATH (a rates or interesting-paths
+   file) from IN into *LINE, without its newline, counting lines in
+   *NUMBER: 1 with a line, 0 at the end, -1 after an error it reported (a
+   NUL byte; a last line with no newline).  */
+int read_text_line (FILE *in, const char *path, unsigned long *number,
+		    char **line, size_t *capacity);
 void apply_rates (unsigned first);
 void report_rates (void);
 
