@@ -3,7 +3,8 @@
 
    Each site's visits per run are estimated from its samples, each run's
    divided by the site's rate in that run (its weight, the run's sparsity
-   and countdown unit); a site never sampled, at its upper 95% bound.  Then every site gets the rate that gives it the
+   and countdown unit); sites never sampled share the samples of those
+   sampled once (Good and Turing).  Then every site gets the rate that gives it the
    same expected samples per run, T, capped at every visit (rate 1): a rare
    site is sampled at every visit, a hot one at T over its visits.  T is
    the largest level at which the expected samples per run of all sites
@@ -163,7 +164,7 @@ static bool write_rates(FILE *out, struct rates_state *state, struct diag *d)
     for (size_t u = 0; u < state->n_units; u++)
         n += state->of_unit[u] ? state->of_unit[u][0].table->n_sites : 0;
     struct site_rate **sites = xcalloc(n ? n : 1, sizeof *sites);
-    size_t n_trained = 0, n_untrained = 0, n_unseen = 0;
+    size_t n_trained = 0, n_untrained = 0, n_unseen = 0, n_once = 0;
     for (size_t u = 0; u < state->n_units; u++) {
         if (!state->of_unit[u])
             continue;
@@ -175,20 +176,23 @@ static bool write_rates(FILE *out, struct rates_state *state, struct diag *d)
                 n_untrained++;
                 continue;
             }
-            /* Never sampled: its visits are not known to be 0, only to be
-               few.  Taking 0 would sample it at every visit, and thousands
-               of such sites can take many times the budget; their upper
-               95% bound (no sample in a Poisson count of mean visits times
-               the summed rates: the rule of three) keeps the budget.  */
-            if (s->samples == 0) {
-                s->visits = 3 / s->exposure;
+            if (s->samples == 0)
                 n_unseen++;
-            } else {
+            else
                 s->visits /= (double) state->runs;
-            }
+            n_once += s->samples == 1;
             sites[n_trained++] = s;
         }
     }
+    /* Sites never sampled: their visits are not known to be 0, only to be
+       few, and taking 0 would sample every one at every visit, which
+       thousands of them can turn into many times the budget.  Together
+       they would take, in runs like the training ones, about as many
+       samples as the sites sampled exactly once took (Good and Turing's
+       estimate of the unseen mass); each is given its share of those.  */
+    for (size_t i = 0; i < n_trained; i++)
+        if (sites[i]->samples == 0)
+            sites[i]->visits = (double) n_once / (double) n_unseen / sites[i]->exposure;
     unsigned long long sparsity = rates_options.sparsity ? rates_options.sparsity : state->sparsity;
     double budget = rates_options.budget > 0 ? rates_options.budget
                                              : state->samples / (double) state->runs;
@@ -229,8 +233,8 @@ static bool write_rates(FILE *out, struct rates_state *state, struct diag *d)
     fprintf(out, "# %zu sites: %zu at every visit, %zu at weight 0, %zu not trained "
             "(uninstrumented in the training build, or in no run; default weight)\n",
             n_trained + n_untrained, n_every, n_zero, n_untrained);
-    fprintf(out, "# %zu sites never sampled: visits at most 3 over their summed rates "
-            "(95%%)\n", n_unseen);
+    fprintf(out, "# %zu sites never sampled: together, as many samples as the %zu sampled "
+            "once (Good-Turing)\n", n_unseen, n_once);
     if (level < DBL_MAX)
         fprintf(out, "# expected samples per site per run: %.6g, or its visits if fewer\n",
                 level);
