@@ -202,7 +202,11 @@ insert_exit_markers (function_state *st)
 	  if (gimple_code (stmt) == GIMPLE_RETURN)
 	    continue;
 	  if (gcall *call = dyn_cast <gcall *> (stmt))
-	    gimple_call_set_tail (call, false);
+	    if (gimple_call_tail_p (call))
+	      {
+		gimple_call_set_tail (call, false);
+		view->fast_tail_calls.safe_push (call);
+	      }
 	  break;
 	}
       basic_block bb = split_edge (e);

@@ -782,7 +782,12 @@ clone_and_wire (function_state *st)
   auto_vec<gimple *> slow_sites;
   make_slow_copy (body, copies, originals, slow_sites);
   if (st->regions)
-    note_slow_edges (body, copies, st->regions);
+    {
+      note_slow_edges (body, copies, st->regions);
+      for (gcall *call : st->regions->fast_tail_calls)
+	if (copies.get (gimple_bb (call)))
+	  gimple_call_set_tail (call, true);
+    }
   wiring_regions = st->regions;
   auto_vec<std::pair<edge, int> > slow_pads;
   find_slow_pads (body, copies, originals, wired, pads, slow_pads);

@@ -42,6 +42,10 @@ struct region_view
   /* The exit markers, one on each edge that leaves a region, each in a
      block of its own (in the original body).  */
   auto_vec<gimple *> exits;
+  /* Calls GCC had made sibling calls that an exit marker follows: not
+     sibling calls while the slow copy is made from the body, sibling
+     calls again in the fast copy, which has no markers.  */
+  auto_vec<gcall *> fast_tail_calls;
   /* Once the slow copy is made: each edge between two copied blocks of
      the original body to its copy in the slow copy (split later, the
      edge stays the one out of the copied source).  */
