@@ -947,28 +947,31 @@ append_stmt (basic_block bb, gimple *stmt)
     gsi_insert_after (&gsi, stmt, GSI_NEW_STMT);
 }
 
+/* A fresh path register, in memory (the slow copy keeps no register
+   of its own), set where the slow copy is entered to the increments of
+   INCREMENTS for the region entries.  */
+static tree
+new_path_register (const char *name, region_view &view,
+		   hash_map<basic_block, path_count> *increments)
+{
+  tree type = long_long_unsigned_type_node;
+  tree reg = create_tmp_var (type, name);
+  TREE_ADDRESSABLE (reg) = 1;
+  for (const region_view::slow_entry &entry : view.slow_entries)
+    if (path_count *inc = increments->get (entry.dest))
+      append_stmt (entry.join,
+		   gimple_build_assign (reg, build_int_cst (type, *inc)));
+  return reg;
+}
+
 static void
 paths_slow_copy (function_state *, region_view &view)
 {
   tree type = long_long_unsigned_type_node;
-  path_register = create_tmp_var (type, "sampler_path");
-  /* In memory: the slow copy keeps no register of its own.  */
-  TREE_ADDRESSABLE (path_register) = 1;
-  for (const region_view::slow_entry &entry : view.slow_entries)
-    if (path_count *inc = entry_increments->get (entry.dest))
-      append_stmt (entry.join,
-		   gimple_build_assign (path_register,
-					build_int_cst (type, *inc)));
+  path_register = new_path_register ("sampler_path", view, entry_increments);
   if (preferred_table)
-    {
-      preferred_register = create_tmp_var (type, "sampler_preferred_path");
-      TREE_ADDRESSABLE (preferred_register) = 1;
-      for (const region_view::slow_entry &entry : view.slow_entries)
-	if (path_count *inc = preferred_entry_increments->get (entry.dest))
-	  append_stmt (entry.join,
-		       gimple_build_assign (preferred_register,
-					    build_int_cst (type, *inc)));
-    }
+    preferred_register = new_path_register ("sampler_preferred_path", view,
+					    preferred_entry_increments);
   for (auto item : *chord_increments)
     {
       edge *slow = view.slow_edges.get (item.first);
