@@ -12,9 +12,9 @@
 
    Matching.  Among the sites of one function with the same unit source
    and file (base names), scheme and predicate, and the file's entries
-   with the same names: when there
-   are as many of each, they pair in order (lines that moved together
-   still match); otherwise each site takes the entry on its own line, or
+   with the same names: when there are as many of each, they pair in the
+   order of their lines (lines that moved together still match);
+   otherwise each site takes the entry on its own line, or
    failing that the unused entry on the nearest line.  A site with no
    entry keeps the default weight.  So code that moved keeps its rates,
    and new or changed code (other predicate text, a renamed function)
@@ -328,17 +328,39 @@ compare_entries (const void *a, const void *b)
   return x->line < y->line ? -1 : x->line > y->line;
 }
 
-/* Gives the sites SITES (indices, in order, all with one key) their
-   weights from ENTRIES.  */
+/* Sites (indices into unit_sites) by line, then column, then index:
+   the order of the entries.  The sites pass numbers sites in the order
+   of the statements, which is not the lines' (a while loop's condition
+   comes after its body).  */
+static int
+compare_sites_by_line (const void *a, const void *b)
+{
+  unsigned x = *(const unsigned *) a, y = *(const unsigned *) b;
+  unsigned line_x = LOCATION_LINE (unit_sites[x].loc);
+  unsigned line_y = LOCATION_LINE (unit_sites[y].loc);
+  if (line_x != line_y)
+    return line_x < line_y ? -1 : 1;
+  unsigned column_x = LOCATION_COLUMN (unit_sites[x].loc);
+  unsigned column_y = LOCATION_COLUMN (unit_sites[y].loc);
+  if (column_x != column_y)
+    return column_x < column_y ? -1 : 1;
+  return x < y ? -1 : x > y;
+}
+
+/* Gives the sites SITES (indices, all with one key) their weights from
+   ENTRIES.  */
 static void
 match_sites (const vec<unsigned> &sites, vec<rate_entry> &entries)
 {
   entries.qsort (compare_entries);
   if (sites.length () == entries.length ())
     {
-      for (unsigned i = 0; i < sites.length (); i++)
+      auto_vec<unsigned> by_line;
+      by_line.safe_splice (sites);
+      by_line.qsort (compare_sites_by_line);
+      for (unsigned i = 0; i < by_line.length (); i++)
 	{
-	  site_info &site = unit_sites[sites[i]];
+	  site_info &site = unit_sites[by_line[i]];
 	  site.weight = entries[i].weight;
 	  entries[i].used = true;
 	  if ((unsigned) LOCATION_LINE (site.loc) == entries[i].line)

@@ -107,11 +107,28 @@ static inline SAMPLER_PRESERVING unsigned long long hot_halved(unsigned long lon
     return kept;
 }
 
-/* Takes the list's lock; false if the calling thread holds it already.  */
+/* Takes the list's lock; false if the calling thread holds it already.
+   While the process has one thread (see bump in sample.h), no other
+   thread can hold the lock or take it meanwhile: only a signal handler on
+   this thread can, and it releases it before the interrupted code goes
+   on.  So a plain load and store take it then, without a locked
+   compare-and-swap, which would wait for the pending stores (slot 0's,
+   to a line that is seldom in cache) before the list's loads could
+   start.  */
 static inline SAMPLER_PRESERVING bool hot_lock(unsigned long long *slots)
 {
     unsigned long long me = HOT_THREAD_TAG;
 
+#ifdef SAMPLER_SINGLE_THREADED_BUMP
+    if (__builtin_expect(__libc_single_threaded, 1)) {
+        if (HOT_LOAD(slots, HOT_LOCK) == me)
+            return false;
+        HOT_STORE(slots, HOT_LOCK, me);
+        /* The list's accesses stay after the store, for a handler.  */
+        atomic_signal_fence(memory_order_seq_cst);
+        return true;
+    }
+#endif
     for (;;) {
         unsigned long long owner = 0;
         if (atomic_compare_exchange_weak_explicit(HOT_SLOT(slots, HOT_LOCK), &owner, me,

@@ -200,10 +200,11 @@ long sampler_call_saving_vectors(long (*fn)(void));
 struct sampler_bank {
     unsigned next;        /* index of the next unused countdown */
     unsigned generation;  /* of the sparsity the bank was drawn at */
-    long countdowns[SAMPLER_BANK_SIZE];
     /* Random bits from the stream's generator not used yet, below a stop
-       bit, the highest bit set (sampler_thread_coin); 0 or 1: none.  */
+       bit, the highest bit set (sampler_thread_coin); 0 or 1: none.  In
+       the cache line of next and generation, which every sample reads.  */
     uint64_t coins;
+    long countdowns[SAMPLER_BANK_SIZE];
 };
 
 /* The calling thread's stream (NULL until it starts sampling), and how many

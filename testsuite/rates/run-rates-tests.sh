@@ -15,7 +15,9 @@
 #    (samples / rate) averaged over many seeds are unbiased; values',
 #    paths' and subpaths' estimates use each site's rate (estimates.c).
 # 3. Training: sampler-report rates on reports of earlier runs, applied
-#    with -fplugin-arg-sampler-rates; sites matched across moved lines.
+#    with -fplugin-arg-sampler-rates; sites matched across moved lines,
+#    and by line where the plugin numbers them in another order
+#    (order.c).
 # 4. Bad rates files and arguments: a clear error naming FILE:LINE.
 #
 # Every assertion prints "PASS: ..." or "FAIL: ..." (with "    | " detail
@@ -415,6 +417,40 @@ if "$sgcc" -O2 -fplugin-arg-sampler-schemes=branches -fplugin-arg-sampler-site-t
     fi
 else
     fail "rates: train.c builds" "$(cat "$d/plain.err")"
+fi
+
+# Sites of one key on several lines, numbered by the plugin in another
+# order than their lines' (order.c: an assignment in a loop's condition
+# after the one in its body), each take their own line's weight (here:
+# the line's number).
+o=$out/order
+mkdir -p "$o"
+if "$sgcc" -O2 -fplugin-arg-sampler-schemes=branches,returns,scalar-pairs \
+        -fplugin-arg-sampler-site-table="$o/default.sites" "$here/order.c" -o "$o/default" \
+        2>"$o/build.err" \
+    && awk -F'\t' -v OFS='\t' 'BEGIN { print "sampler-rates", 1; print "unit", 1 }
+            $1 == "unit" { source = $3 }
+            $1 == "site" { print "site", $5, source, $4, $5, $7, $3, $9 }' \
+        "$o/default.sites" >"$o/lines.rates" \
+    && "$sgcc" -O2 -fplugin-arg-sampler-schemes=branches,returns,scalar-pairs \
+        -fplugin-arg-sampler-rates="$o/lines.rates" \
+        -fplugin-arg-sampler-site-table="$o/lines.sites" "$here/order.c" -o "$o/lines" \
+        2>>"$o/build.err"; then
+    wrong=$(awk -F'\t' '$1 == "site" && $11 != $5 { print $9 " at line " $5 ": weight " $11 }' \
+                "$o/lines.sites")
+    # The case itself: the table lists line 18's sites of a key before
+    # line 17's.
+    out_of_order=$(awk -F'\t' '$1 == "site" && $9 == "at ? haystack" { print $5 }' \
+                       "$o/lines.sites" | paste -sd' ')
+    if [ -z "$wrong" ] && [ "$out_of_order" = "18 17" ]; then
+        pass "rates: sites of one key out of line order each take their line's weight" \
+            "at ? haystack at lines $out_of_order"
+    else
+        fail "rates: sites of one key out of line order each take their line's weight" \
+            "$wrong" "at ? haystack at lines '$out_of_order' (expected 18 17)"
+    fi
+else
+    fail "rates: order.c builds" "$(cat "$o/build.err")"
 fi
 
 # Adaptive: sites whose rate would fall below 0.5 left uninstrumented.

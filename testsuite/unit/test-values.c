@@ -14,6 +14,10 @@
      (mean difference over 200 seeds within 4 standard errors of 0), and
      the merged intervals cover the truth;
    - threads: four threads updating one list lose nothing;
+   - own lock: a visit that finds the list locked by its own thread (a
+     signal handler that interrupted an update) is counted in slot 0 and
+     leaves the list alone, while the process has one thread (the lock
+     taken by a plain store) and once it has had two (compare-and-swap);
    - coins: a toss of 2^-j is heads that often, after heads or tails.  */
 #include <math.h>
 #include <pthread.h>
@@ -28,6 +32,7 @@
 #include "sampler-internal.h"
 
 #include "hotlist.h"
+#include "hot-list.h"
 
 enum { MAX_CAPACITY = 64 };
 
@@ -420,6 +425,43 @@ START_TEST(test_threads)
 }
 END_TEST
 
+static void *no_work(void *unused)
+{
+    return unused;
+}
+
+/* _i 0: the process has one thread (Check runs each test in a child of
+   its own); 1: a thread has been started, so __libc_single_threaded is
+   false from then on.  */
+START_TEST(test_own_lock)
+{
+    struct slots slots = { { 0 } };
+    const unsigned long long me = HOT_THREAD_TAG;
+
+    if (_i == 1) {
+        pthread_t thread;
+        ck_assert_int_eq(pthread_create(&thread, NULL, no_work, NULL), 0);
+        ck_assert_int_eq(pthread_join(thread, NULL), 0);
+    }
+#ifdef SAMPLER_SINGLE_THREADED_BUMP
+    ck_assert_int_eq(__libc_single_threaded, _i == 0);
+#endif
+    use_stream(1);
+    slots.s[HOT_SLOT_LOCK] = me;
+    __sampler_observe_value(slots.s, 5, 4);
+    ck_assert_uint_eq(slots.s[HOT_SLOT_SAMPLED], 1);
+    ck_assert_uint_eq(count_of(&slots, 4, 5), 0);
+    ck_assert_uint_eq(slots.s[HOT_SLOT_LOCK], me);
+    slots.s[HOT_SLOT_LOCK] = 0;
+    __sampler_observe_value(slots.s, 5, 4);
+    __sampler_observe_value(slots.s, 5, 4);
+    ck_assert_uint_eq(slots.s[HOT_SLOT_SAMPLED], 3);
+    ck_assert_uint_eq(count_of(&slots, 4, 5), 2);
+    ck_assert_uint_eq(slots.s[HOT_SLOT_LOCK], 0);
+    drop_stream();
+}
+END_TEST
+
 Suite *values_suite(void)
 {
     Suite *suite = suite_create("values");
@@ -427,6 +469,7 @@ Suite *values_suite(void)
     tcase_add_loop_test(exact, test_exact, 0, 2);
     tcase_add_test(exact, test_slots_merge_exact);
     tcase_add_test(exact, test_threads);
+    tcase_add_loop_test(exact, test_own_lock, 0, 2);
     suite_add_tcase(suite, exact);
     TCase *statistics = tcase_create("statistics");
     tcase_set_timeout(statistics, 300);
