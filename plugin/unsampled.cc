@@ -251,7 +251,7 @@ label_tables_copyable (void)
 
 /* Can NODE, to be instrumented, have a clone that its entry check calls
    with its own arguments?  */
-static bool
+bool
 can_have_unsampled_clone (cgraph_node *node,
 			  hash_set<tree> &nesting_parents)
 {
@@ -745,7 +745,7 @@ keep_unsampled_clones (void)
 
 /* Will NODE have sites once the inliner's decisions are applied: its own,
    or an inlined callee's?  */
-static bool
+bool
 will_have_sites (cgraph_node *node)
 {
   cgraph_node *body = node;
@@ -769,9 +769,16 @@ release_unneeded_clones (void *, void *)
   cgraph_node *node;
   FOR_EACH_FUNCTION (node)
     {
-      if (!node->force_output || !is_unsampled_clone (node->decl))
+      if (!node->force_output)
 	continue;
-      cgraph_node *user = cgraph_node::get (original_of (node->decl));
+      tree original = NULL_TREE;
+      if (is_unsampled_clone (node->decl))
+	original = original_of (node->decl);
+      else if (is_sampled_clone (node->decl))
+	original = sampled_clone_original (node->decl);
+      else
+	continue;
+      cgraph_node *user = cgraph_node::get (original);
       /* Its function was inlined everywhere, or removed, or gets no
 	 sites from the inliner after all: nothing will dispatch to it,
 	 and it stays only if the other clones call it.  */
