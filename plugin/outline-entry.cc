@@ -24,9 +24,11 @@
    Which functions: those the unsampled clones could be made for (their
    arguments can be forwarded: no variable arguments, no static chain, no
    look at their own frame), that GCC can version without help (no label
-   tables), not comdat, with markers, and with a cycle or a weighty call,
-   where a check other than the entry's may go (otherwise the entry region
-   is the whole function and nothing is gained).  Not at -O0, and not with
+   tables), not comdat, with markers, and with a cycle, where a loop's
+   check may go (otherwise the entry region is most of the function and
+   little is gained; a function whose only other checks follow calls
+   keeps a prologue for the calls' sake, and its clone cost text and
+   instructions on bzip2 without a gain: docs/outline.md).  Not at -O0, and not with
    a region scheme (paths, subpaths), whose per-function tables number a
    region's paths as F's own checks make them.
 
@@ -89,10 +91,9 @@ region_scheme_selected (void)
   return false;
 }
 
-/* May the current function get a check besides its entry's: has it a
-   cycle or a call that may use the countdown?  */
+/* May the current function get a loop check: has it a cycle?  */
 static bool
-may_have_other_checks (void)
+has_cycle (void)
 {
   mark_dfs_back_edges ();
   basic_block bb;
@@ -102,12 +103,6 @@ may_have_other_checks (void)
       edge_iterator ei;
       FOR_EACH_EDGE (e, ei, bb->succs)
 	if (e->flags & EDGE_DFS_BACK)
-	  return true;
-      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
-	   gsi_next (&gsi))
-	if (is_gimple_call (gsi_stmt (gsi))
-	    && !is_site_marker (gsi_stmt (gsi))
-	    && call_may_use_countdown (gsi_stmt (gsi)))
 	  return true;
     }
   return false;
@@ -125,9 +120,9 @@ qualifies (cgraph_node *node, hash_set<tree> &nesting_parents)
       || !tree_versionable_function_p (decl))
     return false;
   push_cfun (fn);
-  bool other_checks = may_have_other_checks ();
+  bool cycle = has_cycle ();
   pop_cfun ();
-  return other_checks;
+  return cycle;
 }
 
 void
