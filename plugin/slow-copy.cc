@@ -837,8 +837,8 @@ clone_and_wire (function_state *st)
     if (ahead.contains (bb))
       with_sites_ahead.safe_push (bb);
   /* The fast copy's refunds and pads are on the edges of every block with
-     a site ahead; the slow copy, without the entry region's out of line,
-     may have fewer blocks.  */
+     a site ahead; with the entry region out of line, the slow copy has
+     only the blocks that the other regions reach.  */
   hash_map<edge, int> refunds, pads;
   find_refunds_and_pads (st, with_sites_ahead, refunds, pads);
   if (entry_outlined (st))

@@ -745,7 +745,7 @@ keep_unsampled_clones (void)
 
 /* Will NODE have sites once the inliner's decisions are applied: its own,
    or an inlined callee's?  */
-bool
+static bool
 will_have_sites (cgraph_node *node)
 {
   cgraph_node *body = node;
@@ -780,8 +780,9 @@ release_unneeded_clones (void *, void *)
 	continue;
       cgraph_node *user = cgraph_node::get (original);
       /* Its function was inlined everywhere, or removed, or gets no
-	 sites from the inliner after all: nothing will dispatch to it,
-	 and it stays only if the other clones call it.  */
+	 sites from the inliner after all: nothing will dispatch to it (or,
+	 a sampled clone, call it), and it stays only if the other clones
+	 call it.  */
       if (!user || !user->definition || user->inlined_to
 	  || !will_have_sites (user))
 	{
