@@ -203,12 +203,18 @@ check-csmith: all
 	testsuite/csmith/run-csmith.sh $(abspath $(B)) --count $(N)
 
 # What CI runs: every execute and ieee test at -O2 (sparsities 0, 1 and 100),
-# every 25th at -O0 and -O3, every 10th compile test.
+# every 25th at -O0 and -O3, every 10th compile test, every 25th execute test
+# with outline-entry.
 TORTURE := testsuite/torture/run-torture.sh $(abspath $(B))
+# outline-entry is off with the region schemes (paths, subpaths): every
+# other scheme, with it on, on every 25th execute test.
+OUTLINE_SCHEMES = $(shell testsuite/tools/scheme-names.sh | tr , '\n' | grep -vx -e paths -e subpaths | paste -sd, -)
 check-torture-ci: all
 	$(TORTURE) --set "execute ieee" --levels -O2 --o3-every 0
 	$(TORTURE) --set "execute ieee" --levels "-O0 -O3" --o3-every 0 --sample 25
 	$(TORTURE) --set compile --sample 10
+	$(TORTURE) --set execute --levels -O2 --o3-every 0 --sample 25 \
+	    --plugin-args "-fplugin-arg-sampler-schemes=$(OUTLINE_SCHEMES) -fplugin-arg-sampler-outline-entry"
 
 # The predicate schemes' counts, the values scheme's hot-lists, and the
 # subpaths scheme's hot subpaths.

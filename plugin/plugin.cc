@@ -54,6 +54,8 @@ static const char help_rest[]
   "      compactly, counted in an array (paths; docs/paths.md)\n"
   "  -fplugin-arg-sampler-unsampled=0|1  unsampled copies of instrumented\n"
   "      functions, for runs with sampling off (1)\n"
+  "  -fplugin-arg-sampler-outline-entry=0|1  the entry region's slow copy\n"
+  "      in a clone of the function, called from the entry check (0)\n"
   "  -fplugin-arg-sampler-rates=FILE     per-site weights from FILE (made by\n"
   "      sampler-report rates; docs/rates.md)\n"
   "  -fplugin-arg-sampler-site-table=FILE append the unit's site table to FILE\n"
@@ -138,7 +140,7 @@ static const char *const accepted_keys
   = "schemes, include-function, exclude-function, include-file, "
     "exclude-file, weightless, pairs-limit, pairs-sites, pairs-constants, hotlist, "
     "subpath-max, region-limit, pad-limit, paths-array, paths-max, "
-    "paths-interesting, unsampled, rates, "
+    "paths-interesting, unsampled, outline-entry, rates, "
     "site-table, "
     "verbose, dump, help";
 
@@ -218,6 +220,7 @@ parse_arguments (struct plugin_name_args *info)
   sampler_opts.paths_array = 32;
   sampler_opts.paths_max = 4096;
   sampler_opts.unsampled = true;
+  sampler_opts.outline_entry = false;
   sampler_opts.rules = vNULL;
   sampler_opts.rates_file = NULL;
   sampler_opts.paths_interesting = NULL;
@@ -399,6 +402,8 @@ parse_arguments (struct plugin_name_args *info)
 	ok &= parse_flag (key, value, &sampler_opts.pairs_constants);
       else if (strcmp (key, "unsampled") == 0)
 	ok &= parse_flag (key, value, &sampler_opts.unsampled);
+      else if (strcmp (key, "outline-entry") == 0)
+	ok &= parse_flag (key, value, &sampler_opts.outline_entry);
       else if (strcmp (key, "dump") == 0)
 	{
 	  if (!value || !*value)
@@ -499,7 +504,7 @@ selected_by_attribute (tree fndecl)
 bool
 function_selected (tree fndecl)
 {
-  if (is_unsampled_clone (fndecl))
+  if (is_unsampled_clone (fndecl) || is_sampled_clone (fndecl))
     return false;
   if (sampled_attribute_form (fndecl) == SAMPLED_OFF
       || lookup_attribute ("no_instrument_function",

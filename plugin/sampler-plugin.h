@@ -59,6 +59,9 @@ struct sampler_options
   /* Give instrumented functions unsampled copies for runs with sampling
      off (unsampled.cc).  */
   bool unsampled;
+  /* Move each function's entry region's slow copy out of line, into a
+     clone of the function its entry check calls (outline-entry.cc).  */
+  bool outline_entry;
   vec<scope_rule> rules;
   /* The rates file (rates=FILE), or NULL.  */
   const char *rates_file;
@@ -265,6 +268,19 @@ bool may_run_with_sampling_off (void);
 /* Ends the empty block BB, at the function's entry, with `return FN (the
    parameters)', a tail call.  */
 void build_dispatch (basic_block bb, tree fn, location_t loc);
+
+/* The entry region's slow copy out of line (outline-entry.cc), with
+   outline-entry: after the sites are found, clones each qualifying
+   function with its markers (F.sampled), kept until the transformation
+   of F calls it from F's entry check.  */
+void create_sampled_clones (void);
+bool is_sampled_clone (tree fndecl);
+/* The function the sampled clone FNDECL was cloned from.  */
+tree sampled_clone_original (tree fndecl);
+/* In the transformation: the current function's sampled clone, if it is
+   still there and the function is the one it was cloned from; else
+   NULL.  */
+tree sampled_clone_to_call (void);
 
 /* The pass that redirects calls to the exec family, pthread_create and
    signal handling to the runtime's wrappers (redirect.cc).  */

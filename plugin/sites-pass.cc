@@ -5,7 +5,9 @@
    CFG and before GCC's optimisers, it makes the unsampled clones
    (unsampled.cc), puts a marker at each site of the selected functions
    (sites.cc), keeps the clones of the functions that got sites, finds
-   the weighty functions (weightless.cc) and emits the unit's counters,
+   the weighty functions (weightless.cc), with outline-entry clones the
+   functions whose entry region's slow copy goes out of line
+   (outline-entry.cc), and emits the unit's counters,
    descriptor and site table (unit.cc).  The transformation (transform.cc)
    runs much later, on each function, and works from the markers.
 
@@ -57,6 +59,7 @@ public:
     report_rates ();
     keep_unsampled_clones ();
     find_weighty_functions ();
+    create_sampled_clones ();
     emit_unit ();
     return 0;
   }

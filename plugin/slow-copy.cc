@@ -442,10 +442,16 @@ static region_view *wiring_regions;
 
    At the function's entry, with ST's unsampled clone (see unsampled.cc):
    a countdown of zero in a run with sampling off, found before or after
-   the start, goes to the clone instead, leaving the countdown at zero.  */
+   the start, goes to the clone instead, leaving the countdown at zero.
+
+   With OUTLINED_FN, the entry region's slow copy out of line
+   (outline-entry.cc): the way leads to `return OUTLINED_FN (the
+   parameters)' instead of DEST_SLOW, with the countdown as it was at the
+   function's entry.  */
 static basic_block
 build_slow_entry (basic_block check, basic_block dest, basic_block dest_slow,
-		  int budget, location_t loc, function_state *dispatch)
+		  int budget, location_t loc, function_state *dispatch,
+		  tree outlined_fn)
 {
   profile_count count = slow_count ();
   basic_block entry = slow_block (dest_slow, count);
@@ -489,6 +495,11 @@ build_slow_entry (basic_block check, basic_block dest, basic_block dest_slow,
   make_single_succ_edge (entry, join, EDGE_FALLTHRU);
   end_with_condition (entry, EQ_EXPR, before, long_cst (0), unstarted, join,
 		      loc);
+  if (outlined_fn)
+    {
+      build_dispatch (join, outlined_fn, loc);
+      return entry;
+    }
   edge into = make_single_succ_edge (join, dest_slow, EDGE_FALLTHRU);
   copy_phi_args (find_edge (check, dest), into);
   if (wiring_regions)
@@ -506,7 +517,7 @@ build_slow_entry (basic_block check, basic_block dest, basic_block dest_slow,
 static void
 build_check (basic_block check, basic_block dest, basic_block dest_slow,
 	     int budget, int decrement, location_t loc,
-	     function_state *dispatch = NULL)
+	     function_state *dispatch = NULL, tree outlined_fn = NULL_TREE)
 {
   if (decrement < 0 || (decrement == 0 && !dispatch))
     {
@@ -517,7 +528,7 @@ build_check (basic_block check, basic_block dest, basic_block dest_slow,
   tree within = append_subtract (check, countdown_reference (), decrement, "be",
 				 loc);
   basic_block entry = build_slow_entry (check, dest, dest_slow, budget, loc,
-					dispatch);
+					dispatch, outlined_fn);
   end_with_condition (check, NE_EXPR, within, boolean_false_node, entry,
 		      dest, loc);
 }
@@ -533,6 +544,9 @@ struct wired_check
   int pad;			/* ... or pads.  */
   location_t loc;
   bool dispatch;		/* To the unsampled clone: at entry.  */
+  /* The sampled clone its slow entry calls, instead of a slow copy
+     (outline-entry.cc): at entry.  */
+  tree outlined_fn;
 };
 
 /* Cloning and wiring: clone_and_wire clones the body into fast (the
@@ -623,6 +637,8 @@ split_check_blocks (function_state *st, hash_map<edge, int> &refunds,
       w.pad = pad ? *pad : 0;
       w.loc = cp.loc;
       w.dispatch = dispatch;
+      w.outlined_fn = (cp.kind == CHECK_ENTRY && cp.weight > 0
+		       ? st->sampled_fn : NULL_TREE);
       wired.safe_push (w);
     }
 }
@@ -693,8 +709,9 @@ wire_checks (function_state *st, vec<wired_check> &wired, copy_map &copies)
     {
       basic_block *slow = copies.get (w.dest);
       /* Only an entry check that weighs nothing has no slow copy ahead:
-	 after the start it goes on in the fast copy.  */
-      gcc_assert (slow || (w.dispatch && w.budget == 0));
+	 after the start it goes on in the fast copy; and an entry check
+	 whose slow copy is out of line.  */
+      gcc_assert (slow || (w.dispatch && w.budget == 0) || w.outlined_fn);
       basic_block dest_slow = slow ? *slow : w.dest;
       if (basic_block *src_slow = copies.get (w.src))
 	{
@@ -712,7 +729,8 @@ wire_checks (function_state *st, vec<wired_check> &wired, copy_map &copies)
 	  build_check (check, w.dest, dest_slow, w.budget, w.budget, w.loc);
 	}
       build_check (w.check, w.dest, dest_slow, w.budget,
-		   w.budget - w.refund, w.loc, w.dispatch ? st : NULL);
+		   w.budget - w.refund, w.loc, w.dispatch ? st : NULL,
+		   w.outlined_fn);
     }
 }
 
@@ -760,6 +778,52 @@ note_slow_edges (const vec<basic_block> &body, copy_map &copies,
     }
 }
 
+/* With the entry region's slow copy out of line: removes from AHEAD the
+   blocks that only the entry check's region reaches, which need no slow
+   copy in the function: every other check's region, and so its slow
+   copy, reaches only blocks reached from the check's destination without
+   crossing a check.  */
+static void
+keep_blocks_of_other_regions (function_state *st, hash_set<basic_block> &ahead)
+{
+  hash_set<basic_block> reached;
+  auto_vec<basic_block> worklist;
+  for (const check_point &cp : st->checks)
+    if (cp.kind != CHECK_ENTRY && cp.weight > 0
+	&& !reached.add (cp.fast_edge->dest))
+      worklist.safe_push (cp.fast_edge->dest);
+  while (!worklist.is_empty ())
+    {
+      basic_block bb = worklist.pop ();
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->succs)
+	if (!st->cut.contains (e)
+	    && e->dest != EXIT_BLOCK_PTR_FOR_FN (cfun)
+	    && !reached.add (e->dest))
+	  worklist.safe_push (e->dest);
+    }
+  auto_vec<basic_block> entry_only;
+  for (basic_block bb : ahead)
+    if (!reached.contains (bb))
+      entry_only.safe_push (bb);
+  for (basic_block bb : entry_only)
+    ahead.remove (bb);
+}
+
+/* Is the current function's entry region's slow copy out of line: has it
+   a sampled clone and an entry check that weighs something?  */
+static bool
+entry_outlined (function_state *st)
+{
+  if (!st->sampled_fn)
+    return false;
+  for (const check_point &cp : st->checks)
+    if (cp.kind == CHECK_ENTRY && cp.weight > 0)
+      return true;
+  return false;
+}
+
 /* Clones the body into fast and slow copies and wires the checks, phase
    by phase (see "Cloning and wiring" above).  */
 void
@@ -767,14 +831,25 @@ clone_and_wire (function_state *st)
 {
   hash_set<basic_block> ahead;
   blocks_with_sites_ahead (st, ahead);
-  auto_vec<basic_block> body;
+  auto_vec<basic_block> with_sites_ahead;
   basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    if (ahead.contains (bb))
+      with_sites_ahead.safe_push (bb);
+  /* The fast copy's refunds and pads are on the edges of every block with
+     a site ahead; with the entry region out of line, the slow copy has
+     only the blocks that the other regions reach.  */
+  hash_map<edge, int> refunds, pads;
+  find_refunds_and_pads (st, with_sites_ahead, refunds, pads);
+  if (entry_outlined (st))
+    keep_blocks_of_other_regions (st, ahead);
+  else
+    st->sampled_fn = NULL_TREE;
+  auto_vec<basic_block> body;
   FOR_EACH_BB_FN (bb, cfun)
     if (ahead.contains (bb))
       body.safe_push (bb);
 
-  hash_map<edge, int> refunds, pads;
-  find_refunds_and_pads (st, body, refunds, pads);
   auto_vec<wired_check> wired;
   hash_set<edge> in_checks;
   split_check_blocks (st, refunds, pads, wired, in_checks);

@@ -103,6 +103,9 @@ describe_function (FILE *out, function_state *st)
   fprintf (out, "function %s: %s, %u sites, %s\n", name,
 	   st->fallback_reason ? "per-site" : "cloned", st->n_sites,
 	   st->fallback_reason ? st->fallback_reason : "fast and slow copies");
+  if (st->sampled_fn)
+    fprintf (out, "  entry region out of line: %s\n",
+	     IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (st->sampled_fn)));
   for (const check_point &cp : st->checks)
     {
       expanded_location xloc = expand_location (cp.loc);
@@ -162,6 +165,7 @@ transform_function (void)
   st.values = NULL_TREE;
   st.n_sites = 0;
   st.dispatch_fn = NULL_TREE;
+  st.sampled_fn = NULL_TREE;
   st.regions = find_region_site ();
   unsigned most_values = 0;
   basic_block bb;
@@ -193,6 +197,7 @@ transform_function (void)
   if (!st.fallback_reason)
     {
       st.dispatch_fn = unsampled_clone_to_call ();
+      st.sampled_fn = sampled_clone_to_call ();
       isolate_region_ends (&st);
       isolate_goto_targets (&st);
       place_checks_and_weigh (&st);

@@ -77,6 +77,9 @@ struct function_state
   /* The unsampled clone the entry check's slow entry goes to when sampling
      is off (see unsampled.cc), or NULL.  */
   tree dispatch_fn;
+  /* The clone the entry check's slow entry calls instead of a slow copy
+     of the entry region (outline-entry.cc), or NULL.  */
+  tree sampled_fn;
   /* The region scheme's view, or NULL: with one, every cycle crosses a
      check and every region exit has a marker.  */
   region_view *regions;

@@ -251,7 +251,7 @@ label_tables_copyable (void)
 
 /* Can NODE, to be instrumented, have a clone that its entry check calls
    with its own arguments?  */
-static bool
+bool
 can_have_unsampled_clone (cgraph_node *node,
 			  hash_set<tree> &nesting_parents)
 {
@@ -769,12 +769,20 @@ release_unneeded_clones (void *, void *)
   cgraph_node *node;
   FOR_EACH_FUNCTION (node)
     {
-      if (!node->force_output || !is_unsampled_clone (node->decl))
+      if (!node->force_output)
 	continue;
-      cgraph_node *user = cgraph_node::get (original_of (node->decl));
+      tree original = NULL_TREE;
+      if (is_unsampled_clone (node->decl))
+	original = original_of (node->decl);
+      else if (is_sampled_clone (node->decl))
+	original = sampled_clone_original (node->decl);
+      else
+	continue;
+      cgraph_node *user = cgraph_node::get (original);
       /* Its function was inlined everywhere, or removed, or gets no
-	 sites from the inliner after all: nothing will dispatch to it,
-	 and it stays only if the other clones call it.  */
+	 sites from the inliner after all: nothing will dispatch to it (or,
+	 a sampled clone, call it), and it stays only if the other clones
+	 call it.  */
       if (!user || !user->definition || user->inlined_to
 	  || !will_have_sites (user))
 	{

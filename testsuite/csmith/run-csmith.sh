@@ -19,6 +19,8 @@
 #                    defaults)
 #   --checking       add -fchecking to the instrumented compiles (GCC's IL
 #                    verifiers; they make the compiles about 1.5 times slower)
+#   --plugin-args "A" added to the instrumented compiles (e.g.
+#                    -fplugin-arg-sampler-outline-entry)
 #
 # Per program and level:
 #   plain    gcc -OL -w -I/usr/include/csmith prog.c
@@ -79,7 +81,7 @@ worker_one () {
   for level in $C_LEVELS; do
     lv=${level#-}
     local plain=(gcc "$level" -w -I"$CSMITH_INCLUDE" prog.c -o "plain$lv")
-    local inst=("$C_WRAPPER" "$level" -w $C_CHECKING "-fplugin-arg-sampler-schemes=$ALL_SCHEMES"
+    local inst=("$C_WRAPPER" "$level" -w $C_CHECKING "-fplugin-arg-sampler-schemes=$ALL_SCHEMES" $C_PLUGIN_ARGS
                 -I"$CSMITH_INCLUDE" prog.c -o "inst$lv")
     printf '%s\n' "${plain[*]}" "${inst[*]}" >> commands.sh
     read -r rc ms < <(run_timed 120 /dev/null "plain$lv.log" "${plain[@]}")
@@ -139,7 +141,7 @@ usage () { sed -n '2,/^$/s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 BUILD=$(cd "$1" 2>/dev/null && pwd) || { echo "run-csmith.sh: no build directory '$1'" >&2; exit 2; }
 shift
-COUNT=20 FIRST=1 JOBS=2 SAVE=$BUILD/csmith-failures LEVELS="-O0 -O2" CHECKING=
+COUNT=20 FIRST=1 JOBS=2 SAVE=$BUILD/csmith-failures LEVELS="-O0 -O2" CHECKING= PLUGIN_ARGS=
 CSMITH_OPTIONS="--max-funcs 5"
 while [ $# -gt 0 ]; do
   case $1 in
@@ -149,6 +151,7 @@ while [ $# -gt 0 ]; do
     --save) SAVE=${2-}; shift 2 ;;
     --levels) LEVELS=${2-}; shift 2 ;;
     --checking) CHECKING=-fchecking; shift ;;
+    --plugin-args) PLUGIN_ARGS=${2-}; shift 2 ;;
     --csmith-options) CSMITH_OPTIONS=${2-}; shift 2 ;;
     *) echo "run-csmith.sh: unknown option '$1'" >&2; usage ;;
   esac
@@ -168,11 +171,11 @@ cp -a "$BUILD/bin" "$BUILD/lib" "$SCRATCH/" || exit 2
 mkdir -p "$SCRATCH/res" "$SCRATCH/work" "$SAVE"
 export C_WRAPPER=$SCRATCH/bin/sampler-gcc C_REPORT=$SCRATCH/bin/sampler-report
 export C_RES=$SCRATCH/res C_SCRATCH=$SCRATCH/work C_SAVE=$(cd "$SAVE" && pwd)
-export C_CSMITH_OPTIONS=$CSMITH_OPTIONS C_LEVELS=$LEVELS C_CHECKING=$CHECKING C_RUN_TIMEOUT=${CSMITH_RUN_TIMEOUT:-5}
+export C_CSMITH_OPTIONS=$CSMITH_OPTIONS C_LEVELS=$LEVELS C_CHECKING=$CHECKING C_PLUGIN_ARGS=$PLUGIN_ARGS C_RUN_TIMEOUT=${CSMITH_RUN_TIMEOUT:-5}
 export C_SPARSITIES="1 100" C_SAMPLER_SEED=${CSMITH_SAMPLER_SEED:-4242}
 export CSMITH_INCLUDE LC_ALL=C
 
-echo "run-csmith.sh: $COUNT programs (csmith $CSMITH_OPTIONS), seeds $FIRST..$((FIRST + COUNT - 1)), levels $LEVELS${CHECKING:+ $CHECKING}, $JOBS jobs" >&2
+echo "run-csmith.sh: $COUNT programs (csmith $CSMITH_OPTIONS), seeds $FIRST..$((FIRST + COUNT - 1)), levels $LEVELS${CHECKING:+ $CHECKING}${PLUGIN_ARGS:+ $PLUGIN_ARGS}, $JOBS jobs" >&2
 start=$(date +%s)
 seq "$FIRST" $((FIRST + COUNT - 1)) | xargs -P "$JOBS" -n 4 "$BASH" "$0" --worker
 end=$(date +%s)

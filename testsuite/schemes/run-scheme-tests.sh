@@ -72,7 +72,9 @@ fi
 for src in "$here"/*.c; do
 name=$(basename "$src" .c)
 PAIR="-O2 -fplugin-arg-sampler-pairs-sites=pair"
-for opt in -O0 -O2 "-O2 -g" "$PAIR"; do
+# outline-entry: the entry regions sampled in clones of their functions.
+OUTLINE="-O2 -fplugin-arg-sampler-outline-entry"
+for opt in -O0 -O2 "-O2 -g" "$PAIR" "$OUTLINE"; do
     args=-fplugin-arg-sampler-schemes=$ALL
     [ -f "$here/$name.args" ] && args=$(cat "$here/$name.args")
     [ "$opt" = "$PAIR" ] && [[ "$args" != *scalar-pairs* ]] && continue

@@ -18,6 +18,8 @@
 #                    --levels "-O1 -Os -Og" --o3-every 0
 #   --extra "FLAGS"  added to every compile, plain and instrumented (-g,
 #                    -fPIC, ...)
+#   --plugin-args "A" added to every instrumented compile only (e.g.
+#                    -fplugin-arg-sampler-outline-entry)
 #   --keep           keep the scratch directory even when everything passed
 #   --verbose        print a line for every test, not only failures
 #
@@ -335,7 +337,7 @@ worker () {
     for level in $(do_levels compile "$idx"); do
       lv=${level#-}
       plain=("$T_CC" "$level" -w $T_EXTRA ${o[@]+"${o[@]}"} -c "$src" -o "$w/plain$lv.o")
-      inst=("$T_WRAPPER" "$level" -w -fchecking "-fplugin-arg-sampler-schemes=$ALL_SCHEMES" $T_EXTRA ${o[@]+"${o[@]}"} -c "$src" -o "$w/inst$lv.o")
+      inst=("$T_WRAPPER" "$level" -w -fchecking "-fplugin-arg-sampler-schemes=$ALL_SCHEMES" $T_PLUGIN_ARGS $T_EXTRA ${o[@]+"${o[@]}"} -c "$src" -o "$w/inst$lv.o")
       prc=$(run_with "$ct" /dev/null "plain$lv.log" "${plain[@]}")
       if grep -q 'internal compiler error' "plain$lv.log" || [ "$prc" = 124 ] || [ "$prc" = 137 ]; then
         if [ "$first" = 1 ]; then res_line "SKIP plain compile ICE or timeout"; rm -rf "$w"; return; fi
@@ -395,7 +397,7 @@ worker () {
       res_line "NOTE $level skipped: plain run fails ($prc)"; continue
     fi
     first=0
-    inst=("$T_WRAPPER" "$level" -w -fchecking "-fplugin-arg-sampler-schemes=$ALL_SCHEMES" $T_EXTRA ${o[@]+"${o[@]}"} "$src" -o "$w/inst$lv" -lm ${T_EXTRA_LINK})
+    inst=("$T_WRAPPER" "$level" -w -fchecking "-fplugin-arg-sampler-schemes=$ALL_SCHEMES" $T_PLUGIN_ARGS $T_EXTRA ${o[@]+"${o[@]}"} "$src" -o "$w/inst$lv" -lm ${T_EXTRA_LINK})
     irc=$(run_with "$ict" /dev/null "inst$lv.log" "${inst[@]}")
     ran=1
     if [ "$irc" != 0 ]; then
@@ -444,7 +446,7 @@ fi
 # ---------------------------------------------------------------------------
 # Driver.
 
-usage () { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage () { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 BUILD=""
 SAMPLE=1
@@ -454,6 +456,7 @@ ONLY="*"
 O3EVERY=4
 LEVELS=""
 EXTRA=""
+PLUGIN_ARGS=""
 KEEP=0
 VERBOSE=0
 while [ $# -gt 0 ]; do
@@ -472,6 +475,8 @@ while [ $# -gt 0 ]; do
     --levels=*) LEVELS=${1#*=}; shift ;;
     --extra) EXTRA=$2; shift 2 ;;
     --extra=*) EXTRA=${1#*=}; shift ;;
+    --plugin-args) PLUGIN_ARGS=$2; shift 2 ;;
+    --plugin-args=*) PLUGIN_ARGS=${1#*=}; shift ;;
     --keep) KEEP=1; shift ;;
     --verbose) VERBOSE=1; shift ;;
     -h|--help) usage ;;
@@ -534,7 +539,7 @@ export T_SRC=$SRC T_SCRATCH=$SCRATCH T_RES=$SCRATCH/results T_WRAPPER=$WRAPPER
 export T_CC=${SAMPLER_GCC:-gcc} T_SKIPFILE=$HERE/skip.txt T_O3EVERY=$O3EVERY T_VERBOSE=$VERBOSE
 if [ -n "$LEVELS" ]; then export T_LEVELS=$LEVELS T_CLEVELS=$LEVELS
 else export T_LEVELS="-O2 -O0" T_CLEVELS="-O2"; fi
-export T_EXTRA=$EXTRA
+export T_EXTRA=$EXTRA T_PLUGIN_ARGS=$PLUGIN_ARGS
 export T_SEED=${TORTURE_SEED:-12345} T_SPARSITIES=${TORTURE_SPARSITIES:-0 1 100}
 export T_RUN_TIMEOUT=${TORTURE_RUN_TIMEOUT:-10} T_EXTRA_LINK=${TORTURE_EXTRA_LINK:-}
 export LC_ALL=C
@@ -555,7 +560,7 @@ for s in $SETS; do
   done
 done
 total=$(wc -l < "$LIST")
-echo "run-torture.sh: $total tests ($SETS; sample 1/$SAMPLE; levels $T_LEVELS${T_EXTRA:+; extra $T_EXTRA}; $JOBS jobs), scratch $SCRATCH" >&2
+echo "run-torture.sh: $total tests ($SETS; sample 1/$SAMPLE; levels $T_LEVELS${T_EXTRA:+; extra $T_EXTRA}${T_PLUGIN_ARGS:+; plugin $T_PLUGIN_ARGS}; $JOBS jobs), scratch $SCRATCH" >&2
 
 start=$(date +%s)
 # Interleave so that slow tests spread out; 4 tests per worker process.
