@@ -173,17 +173,5 @@ create_sampled_clones (void)
 tree
 sampled_clone_to_call (void)
 {
-  tree attr = lookup_attribute (HAS_SAMPLED_ATTR,
-				DECL_ATTRIBUTES (current_function_decl));
-  if (!attr)
-    return NULL_TREE;
-  tree clone = TREE_VALUE (TREE_VALUE (attr));
-  cgraph_node *node = cgraph_node::get (clone);
-  /* Only F itself: a copy IPA made of F (constant propagation, SRA, or
-     what ipa-split moved out of it) inherits the attribute but may take
-     other arguments or start in the middle.  */
-  if (!node || !node->definition
-      || sampled_clone_original (clone) != current_function_decl)
-    return NULL_TREE;
-  return clone;
+  return own_clone_to_call (HAS_SAMPLED_ATTR, SAMPLED_CLONE_ATTR);
 }

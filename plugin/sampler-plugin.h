@@ -281,6 +281,10 @@ tree sampled_clone_original (tree fndecl);
    still there and the function is the one it was cloned from; else
    NULL.  */
 tree sampled_clone_to_call (void);
+/* The clone the current function's attribute NAMES_CLONE names, if the
+   clone's attribute NAMES_ORIGINAL names the current function (not an
+   IPA copy of it); else NULL (unsampled.cc).  */
+tree own_clone_to_call (const char *names_clone, const char *names_original);
 
 /* The pass that redirects calls to the exec family, pthread_create and
    signal handling to the runtime's wrappers (redirect.cc).  */

@@ -796,23 +796,34 @@ release_unneeded_clones (void *, void *)
 
 /* The transformation's side.  */
 
+/* The clone the attribute NAMES_CLONE of the current function names, if
+   its attribute NAMES_ORIGINAL names the current function; else NULL.
+   Only the function itself: a copy IPA made of it (constant propagation,
+   SRA, or the part that ipa-split moved out of it, which starts in the
+   middle) inherits the attribute but may take other arguments.  */
 tree
-unsampled_clone_to_call (void)
+own_clone_to_call (const char *names_clone, const char *names_original)
 {
-  tree attr = lookup_attribute (CLONE_ATTR,
+  tree attr = lookup_attribute (names_clone,
 				DECL_ATTRIBUTES (current_function_decl));
   if (!attr)
     return NULL_TREE;
   tree clone = TREE_VALUE (TREE_VALUE (attr));
   cgraph_node *node = cgraph_node::get (clone);
-  /* Only the function itself: a copy IPA made of it (constant
-     propagation, SRA, or the part that ipa-split moved out of it, which
-     starts in the middle) inherits the attribute, but is called only from
-     within the unit, where the callers' clones call the clone.  */
-  if (!node || !node->definition
-      || original_of (clone) != current_function_decl)
+  if (!node || !node->definition)
+    return NULL_TREE;
+  tree back = lookup_attribute (names_original, DECL_ATTRIBUTES (clone));
+  if (!back || TREE_VALUE (TREE_VALUE (back)) != current_function_decl)
     return NULL_TREE;
   return clone;
+}
+
+/* The unsampled clone: IPA's copies of the function are called only from
+   within the unit, where the callers' clones call the clone.  */
+tree
+unsampled_clone_to_call (void)
+{
+  return own_clone_to_call (CLONE_ATTR, UNSAMPLED_ATTR);
 }
 
 bool
