@@ -138,9 +138,13 @@ if pid == 0:
     if os.environ.get("WANT_CORE") == "yes":
         hard = resource.getrlimit(resource.RLIMIT_CORE)[1]
         resource.setrlimit(resource.RLIMIT_CORE, (hard, hard))
-    # Python ignores these two; a program starts with the default.
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
+    # The terminating signals at their default, unblocked, whatever this
+    # shell inherited (nohup, a background job ignores INT and QUIT) or
+    # Python set (it ignores PIPE and XFSZ).
+    for name in ("HUP", "INT", "QUIT", "TERM", "USR1", "USR2", "ALRM",
+                 "PIPE", "XCPU", "XFSZ", "VTALRM", "PROF"):
+        signal.signal(getattr(signal, "SIG" + name), signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
     if os.environ.get("IGNORE_SIGNAL"):
         signal.signal(int(os.environ["IGNORE_SIGNAL"]), signal.SIG_IGN)
     os.execvp(sys.argv[2], sys.argv[2:])
