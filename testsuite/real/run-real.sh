@@ -7,6 +7,9 @@
 #   --packages "P..."  packages to test (default: every recipe in
 #                      testsuite/real/packages/, sorted)
 #   --jobs J           make -j J for the builds (default 2)
+#   --schemes LIST     the schemes of the instrumented build, comma-separated
+#                      (default: every scheme of the registry, in its order,
+#                      from testsuite/tools/scheme-names.sh)
 #   --keep             keep the scratch directory (default: kept only when
 #                      something failed)
 #   --deps             print the Debian packages the recipes need to build and
@@ -17,10 +20,9 @@
 #      (testsuite/tools/fetch-debian-source.sh);
 #   2. plain: a copy is built with gcc and the package's usual flags, and its
 #      own test suite runs: the baseline;
-#   3. sampler: another copy is built with CC=sampler-gcc and every scheme
-#      (-fplugin-arg-sampler-schemes=checks,branches,returns,scalar-pairs,
-#      float-kinds,function-entries,bounds in CFLAGS, as a user would) at the
-#      same -O level, with SAMPLER_SPARSITY=1 during the build, so that the
+#   3. sampler: another copy is built with CC=sampler-gcc and the schemes
+#      (-fplugin-arg-sampler-schemes=LIST in CFLAGS, as a user would; every
+#      scheme by default) at the same -O level, with SAMPLER_SPARSITY=1 during the build, so that the
 #      instrumented tools a build runs (bc's fbc, sqlite's lemon) sample too;
 #   4. the test suite runs on it at SAMPLER_SPARSITY=0 (sampling off: the
 #      unsampled clones run), at 1 and at 100 (fixed SAMPLER_SEED), each
@@ -70,8 +72,8 @@
 
 set -u
 
-ALL_SCHEMES=checks,branches,returns,scalar-pairs,float-kinds,function-entries,bounds
 HERE=$(cd "$(dirname "$0")" && pwd)
+ALL_SCHEMES=$("$HERE/../tools/scheme-names.sh")
 RECIPES=$HERE/packages
 FETCH=$HERE/../tools/fetch-debian-source.sh
 SAMPLER_SEED_FIXED=2718
@@ -134,7 +136,7 @@ test_package () {
   opt=$(. "$recipe"; echo "$PKG_OPT")
   local cflags="-g $opt -fstack-protector-strong -Wformat -Werror=format-security"
   local ldflags="-Wl,-z,relro"
-  local scheme_flag="-fplugin-arg-sampler-schemes=$ALL_SCHEMES"
+  local scheme_flag="-fplugin-arg-sampler-schemes=$SCHEMES"
 
   # Plain build and baseline.
   rm -rf "$w/plain" "$w/inst"
@@ -274,16 +276,26 @@ if [ "$1" = --deps ]; then
 fi
 BUILD=$(cd "$1" 2>/dev/null && pwd) || { echo "run-real.sh: no build directory '$1'" >&2; exit 2; }
 shift
-PACKAGES="" JOBS=2 KEEP=0
+PACKAGES="" JOBS=2 KEEP=0 SCHEMES=$ALL_SCHEMES
 while [ $# -gt 0 ]; do
   case $1 in
     --packages) PACKAGES=${2-}; shift 2 ;;
     --jobs) JOBS=${2-}; shift 2 ;;
+    --schemes) SCHEMES=${2-}; shift 2 ;;
     --keep) KEEP=1; shift ;;
     *) echo "run-real.sh: unknown option '$1'" >&2; usage ;;
   esac
 done
 case $JOBS in ''|*[!0-9]*) echo "run-real.sh: --jobs takes a whole number, not '$JOBS'" >&2; exit 2 ;; esac
+# Scheme names are checked here, so that a typo is not taken for a failing build.
+IFS=, read -r -a scheme_list <<< "$SCHEMES"
+[ ${#scheme_list[@]} -gt 0 ] || { echo "run-real.sh: --schemes takes a comma-separated list of schemes" >&2; exit 2; }
+for s in "${scheme_list[@]}"; do
+  case ",$ALL_SCHEMES," in
+    *",$s,"*) ;;
+    *) echo "run-real.sh: --schemes: unknown scheme '$s' (known: $ALL_SCHEMES)" >&2; exit 2 ;;
+  esac
+done
 [ -n "$PACKAGES" ] || PACKAGES=$(cd "$RECIPES" && ls *.sh | sed 's/\.sh$//' | tr '\n' ' ')
 for pkg in $PACKAGES; do
   [ -f "$RECIPES/$pkg.sh" ] || { echo "run-real.sh: no recipe $RECIPES/$pkg.sh" >&2; exit 2; }
