@@ -3,7 +3,7 @@
 written at sparsity 1 (every site visit sampled) are plausible.
 
 Usage: check-reports.py --report-tool SAMPLER_REPORT [--binary FILE...]
-           [--plausible DIR...] [--readable DIR...]
+           [--plausible DIR...] [--readable DIR...] [--trained DIR...]
 
 Every file in the folders (leftover temporary files, *.tmp.*, are an error:
 a report is whole or absent) must be read by `sampler-report show
@@ -19,6 +19,11 @@ exit status 1 (no site tables).  Reports under --plausible must also have sparsi
   * no site without its function's entry: a function with any nonzero
     counter was entered (its function-entries site counts at least 1);
   * bounds: a site that observed values has min <= max.
+
+Folders under --trained are read as --readable ones, and come from a build
+with a rates file (-fplugin-arg-sampler-rates): some site of some report in
+each must have a rate other than the default 1/sparsity, else the rates
+were not applied.
 
 The reports of each folder (those whose program is still there) are also
 read together by `sampler-report values`, `paths` and `subpaths` (the
@@ -191,17 +196,21 @@ def main():
     parser.add_argument("--binary", nargs="*", default=[])
     parser.add_argument("--plausible", nargs="*", default=[])
     parser.add_argument("--readable", nargs="*", default=[])
+    parser.add_argument("--trained", nargs="*", default=[])
     args = parser.parse_args()
 
     problems = []
     read = checked = gone = children = analysed = 0
     main_units_by_program = {}
-    for plausible, folders in ((True, args.plausible), (False, args.readable)):
+    for plausible, trained, folders in ((True, False, args.plausible),
+                                        (False, False, args.readable),
+                                        (False, True, args.trained)):
         for folder in folders:
             if not os.path.isdir(folder):
                 continue
             readable = []
             sampled = {}
+            weighted = False
             for name in sorted(os.listdir(folder)):
                 report = os.path.join(folder, name)
                 if ".tmp." in name:
@@ -220,6 +229,12 @@ def main():
                     meta, rows = show(args.report_tool, args.binary, report)
                     read += 1
                     readable.append(report)
+                    if trained and meta.get("sparsity"):
+                        default_rate = 1.0 / meta["sparsity"]
+                        weighted = weighted or any(
+                            "rate" in row
+                            and abs(row["rate"] - default_rate) > 1e-9 * default_rate
+                            for row in rows)
                     for row in rows:
                         if row["scheme"] in HOT_LIST_SCHEMES:
                             kind = "values"
@@ -243,6 +258,10 @@ def main():
                             meta, rows, main_units_by_program[program]))
                 except (ValueError, KeyError, json.JSONDecodeError) as error:
                     problems.append("%s: %s" % (report, error))
+            if trained and not weighted:
+                problems.append("%s: no site has a rate other than the default "
+                                "1/sparsity: the rates file was not applied"
+                                % folder)
             if not readable:
                 continue
             try:
