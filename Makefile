@@ -110,7 +110,7 @@ check: all
 	$(MAKE) check-runtime
 	$(MAKE) check-torture-ci
 	$(MAKE) check-case-study
-	$(MAKE) check-real REAL_PACKAGES="$(CHECK_REAL_PACKAGES)"
+	$(MAKE) check-real REAL_PACKAGES="$(CHECK_REAL_PACKAGES)" REAL_OPTIONS="$(CHECK_REAL_OPTIONS)"
 	$(MAKE) check-csmith N=$(CHECK_CSMITH_N)
 	$(MAKE) -C bench smoke B=$(abspath $(B))
 
@@ -189,12 +189,16 @@ evaluate-rates: all
 	testsuite/case-study/evaluate-rates.sh $(abspath $(B))
 
 # Debian packages built with every scheme must pass their own test suites
-# (all recipes: REAL_PACKAGES empty); make check runs zlib (configure, a
-# shared library, plain programs with the instrumented library).
+# (all recipes: REAL_PACKAGES empty; REAL_OPTIONS: more options of
+# run-real.sh, e.g. --rates or --schemes LIST); make check runs zlib
+# (configure, a shared library, plain programs with the instrumented
+# library), with the phase of rates trained on its suite (--rates).
 REAL_PACKAGES ?=
+REAL_OPTIONS ?=
 CHECK_REAL_PACKAGES := zlib
+CHECK_REAL_OPTIONS := --rates
 check-real: all
-	testsuite/real/run-real.sh $(abspath $(B)) $(if $(REAL_PACKAGES),--packages "$(REAL_PACKAGES)")
+	testsuite/real/run-real.sh $(abspath $(B)) $(if $(REAL_PACKAGES),--packages "$(REAL_PACKAGES)") $(REAL_OPTIONS)
 
 # N csmith programs, plain and instrumented at -O0 and -O2, compared.
 N ?= 100

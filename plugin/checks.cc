@@ -236,6 +236,10 @@ strongly_connected_components (hash_set<edge> &cut, vec<int> &comp)
   return ncomp;
 }
 
+/* The most countdown units the sites of one block weigh together: the
+   weights of regions are sums of blocks' weights in an int.  */
+static const int block_weight_cap = INT_MAX / 8;
+
 /* A component: its sites, blocks and whether it holds a cycle.  */
 struct component_info
 {
@@ -257,7 +261,8 @@ find_components (function_state *st, vec<int> &comp,
   FOR_ALL_BB_FN (bb, cfun)
     {
       component_info &c = info[comp[bb->index]];
-      c.sites += st->sites_in_block[bb->index];
+      c.sites = (int) MIN ((long long) c.sites + st->sites_in_block[bb->index],
+			   (long long) block_weight_cap + 1);
       if (++c.size > 1)
 	c.cyclic = true;
       edge e;
@@ -274,23 +279,17 @@ count_sites_in_blocks (function_state *st)
 {
   st->sites_in_block.truncate (0);
   st->sites_in_block.safe_grow_cleared (last_basic_block_for_fn (cfun));
-  /* With rates, heavy sites could make a block's weight overflow; the
-     region limit that rates bring keeps the regions' sums near it.  */
+  /* With rates, heavy sites could make a block's weight overflow: a block
+     over the cap counts as one unit more than it until split_heavy_blocks
+     cuts it into pieces (see check_block_weights).  */
   auto_vec<long long> sum;
   sum.safe_grow_cleared (last_basic_block_for_fn (cfun));
   for (gimple *stmt : st->sites)
     {
       int index = gimple_bb (stmt)->index;
       sum[index] += marker_visits (stmt);
-      if (sum[index] > INT_MAX / 8)
-	{
-	  error_at (gimple_location (stmt), "sampler: the sites of one block "
-		    "of %qD weigh more than %d countdown units: lower the unit "
-		    "or the weights of the rates file", current_function_decl,
-		    INT_MAX / 8);
-	  return;
-	}
-      st->sites_in_block[index] = (int) sum[index];
+      st->sites_in_block[index]
+	= (int) MIN (sum[index], (long long) block_weight_cap + 1);
     }
 }
 
@@ -375,12 +374,33 @@ add_check (function_state *st, edge e, enum check_kind kind, location_t loc)
   st->cut.add (e);
 }
 
-/* Splits blocks holding more sites than the region limit into pieces
-   that do not, with a check between pieces.  */
+/* Whether every block's sites weigh at most block_weight_cap together;
+   if not, an error at the first block that does not.  After
+   split_heavy_blocks only a single marker over the cap, or a block
+   without a region limit to split it, remains.  */
+static bool
+check_block_weights (function_state *st)
+{
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    if (st->sites_in_block[bb->index] > block_weight_cap)
+      {
+	error_at (first_location (bb), "sampler: the sites of one block "
+		  "of %qD weigh more than %d countdown units: lower the unit "
+		  "or the weights of the rates file, or give a region limit",
+		  current_function_decl, block_weight_cap);
+	return false;
+      }
+  return true;
+}
+
+/* Splits blocks holding more sites than the region limit (at most
+   block_weight_cap) into pieces that do not, with a check between
+   pieces.  */
 static void
 split_heavy_blocks (function_state *st)
 {
-  int limit = sampler_opts.region_limit;
+  int limit = MIN (sampler_opts.region_limit, block_weight_cap);
   auto_vec<gimple *> split_before;
   basic_block bb;
   FOR_EACH_BB_FN (bb, cfun)
@@ -717,6 +737,7 @@ place_checks_and_weigh (function_state *st)
   count_sites_in_blocks (st);
   if (sampler_opts.region_limit)
     split_heavy_blocks (st);
+  check_block_weights (st);
   calculate_dominance_info (CDI_DOMINATORS);
   place_loop_checks (st);
   place_loop_exit_checks (st);

@@ -518,6 +518,61 @@ else
     fail "rates: heavy sites build, in regions of their own, each at its rate" "$(tail -5 "$d/heavy.err")"
 fi
 
+# One straight-line block whose 301 sites weigh 2^20 units each, more than
+# a block may weigh at once (2^28 - 1, an int's eighth; as -O3's unrolled
+# loops give when trained at every visit): the block is split into pieces
+# with checks between them, the program computes what the plain build does,
+# and each site is sampled at its rate.
+{
+    echo '#include <stdio.h>'
+    echo '#include <stdlib.h>'
+    echo 'int main(int argc, char **argv) {'
+    echo '    unsigned long x = argc > 1 ? strtoul(argv[1], 0, 10) : 1;'
+    for k in $(seq 1 300); do echo "    x = x * 33 + $k;"; done
+    echo '    printf("%lu\n", x);'
+    echo '    return 0;'
+    echo '}'
+} >"$d/block.c"
+name="rates: a block of heavy sites weighing more than 2^28 units builds and is sampled at its rates"
+if "$sgcc" -O2 -fplugin-arg-sampler-schemes=bounds -fplugin-arg-sampler-site-table="$d/block0.sites" \
+        "$d/block.c" -o "$d/block0" 2>"$d/block.err" \
+    && rates_from_table "$d/block0.sites" 4096 1048576 >"$d/block.rates" \
+    && "$sgcc" -O2 -fplugin-arg-sampler-schemes=bounds -fplugin-arg-sampler-rates="$d/block.rates" \
+        -fplugin-arg-sampler-site-table="$d/block.sites" -fplugin-arg-sampler-dump="$d/block.dump" \
+        "$d/block.c" -o "$d/block" 2>>"$d/block.err"
+then
+    gcc -O2 "$d/block.c" -o "$d/block-plain"
+    expected=$("$d/block-plain" 5)
+    sampled=0 runs=0 wrong=""
+    for seed in 1 2 3 4 5; do
+        got=$(SAMPLER_SPARSITY=100 SAMPLER_SEED=$seed SAMPLER_FILE="$d/block.$seed.report" "$d/block" 5)
+        [ "$got" = "$expected" ] || wrong+=" seed $seed: $got"
+        # A bounds site's first counter counts its samples.
+        n=$(awk -F'\t' '$1 ~ /^[0-9]+$/ { n += $2 } END { print n + 0 }' "$d/block.$seed.report")
+        sampled=$((sampled + n)); runs=$((runs + 1))
+    done
+    sites=$(grep -c '^site' "$d/block.sites")
+    long_paths=$(grep -c 'long-path' "$d/block.dump")
+    if [ -z "$wrong" ] && [ "$long_paths" -gt 0 ] \
+        && detail=$("$statcheck" binom $((sites * runs)) "$sampled" 0.9226 0.9999 2>&1); then
+        pass "$name" "$long_paths long-path checks; $detail"
+    else
+        fail "$name" "output (expected $expected):${wrong:- right}" "long-path checks: $long_paths" "${detail:-}"
+    fi
+else
+    fail "$name" "$(tail -5 "$d/block.err")"
+fi
+# Without a region limit the block cannot be split: a clear error.
+name="rates: such a block without a region limit is refused"
+if "$sgcc" -O2 -fplugin-arg-sampler-schemes=bounds -fplugin-arg-sampler-rates="$d/block.rates" \
+        -fplugin-arg-sampler-region-limit=0 "$d/block.c" -o "$d/block-unlimited" 2>"$d/unlimited.err"; then
+    fail "$name" "accepted"
+elif grep -q 'weigh more than 268435455 countdown units' "$d/unlimited.err"; then
+    pass "$name" "$(grep -m1 error "$d/unlimited.err")"
+else
+    fail "$name" "$(cat "$d/unlimited.err")"
+fi
+
 name="rates: bad options"
 for args in "--budget=0" "--budget=x" "--sparsity=0" "--unit=4097" "--min-rate=2" "--fail-if=signal"; do
     if "$report" rates "$d/runs" --output "$d/x.rates" $args 2>"$d/opt.err"; then

@@ -3,7 +3,7 @@
 written at sparsity 1 (every site visit sampled) are plausible.
 
 Usage: check-reports.py --report-tool SAMPLER_REPORT [--binary FILE...]
-           [--plausible DIR...] [--readable DIR...]
+           [--plausible DIR...] [--readable DIR...] [--trained DIR...]
 
 Every file in the folders (leftover temporary files, *.tmp.*, are an error:
 a report is whole or absent) must be read by `sampler-report show
@@ -20,13 +20,28 @@ exit status 1 (no site tables).  Reports under --plausible must also have sparsi
     counter was entered (its function-entries site counts at least 1);
   * bounds: a site that observed values has min <= max.
 
+Folders under --trained are read as --readable ones, and come from a build
+with a rates file (-fplugin-arg-sampler-rates): some site of some report in
+each must have a rate other than the default 1/sparsity, else the rates
+were not applied.
+
+The reports of each folder (those whose program is still there) are also
+read together by `sampler-report values`, `paths` and `subpaths` (the
+analyses of the hot-list, path and subpath schemes), with every program
+they name and the --binary files: each must exit with status 0 and print
+JSON lines.  In --plausible folders (every visit sampled), each value
+site's visits in `values` must be the sum of its `sampled` counters over
+the folder's reports, and each function's sampled traversals in `paths`
+the sum of its paths site's `sampled` counters: the analyses lose nothing.
+
 A report with a `parent` record is a fork child's: it starts with zeroed
 counters inside the function that forked (gnulib's test-select), so main
 entered 0 times and counts in functions it never entered are right there,
 and only the first two rules are skipped.
 
 Prints "N reports read back, N checked at sparsity 1 (N of them fork
-children), N of programs deleted since read without site tables" on stdout; each
+children), N of programs deleted since read without site tables, N folders
+analysed by values, paths and subpaths" on stdout; each
 problem on stderr, naming the report.  Exit status 0 when all is well, 1
 otherwise, 2 on bad usage.
 """
@@ -76,6 +91,58 @@ def show(tool, binaries, report, show_all=False, program_gone=False):
     if not lines:
         raise ValueError("sampler-report show printed nothing")
     return json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
+
+
+ANALYSES = ("values", "paths", "subpaths")
+# The schemes whose sites `values` lists (hot-lists of values).
+HOT_LIST_SCHEMES = ("values", "sizes", "indirect-calls")
+
+
+def analyse(tool, binaries, reports):
+    """Runs values, paths and subpaths over the reports together; returns
+    {command: [JSON objects]}, or raises ValueError."""
+    programs = []
+    for report in reports:
+        program = report_program(report)
+        if program not in programs:
+            programs.append(program)
+    command_binaries = []
+    for binary in programs + [b for b in binaries if b not in programs]:
+        command_binaries += ["--binary", binary]
+    results = {}
+    for analysis in ANALYSES:
+        command = ([tool, analysis] + reports + command_binaries
+                   + ["--format=jsonl"])
+        result = subprocess.run(command, capture_output=True, text=True)
+        if result.returncode != 0:
+            message = (result.stderr.strip().splitlines() or ["no message"])[0]
+            raise ValueError("sampler-report %s exits with %d: %s"
+                             % (analysis, result.returncode, message))
+        try:
+            results[analysis] = [json.loads(line)
+                                 for line in result.stdout.splitlines()]
+        except json.JSONDecodeError as error:
+            raise ValueError("sampler-report %s printed a line that is not "
+                             "JSON: %s" % (analysis, error))
+    return results
+
+
+def analysis_problems(results, sampled):
+    """At sparsity 1: the analyses' totals against the reports' counters
+    (sampled: {(scheme kind, unit, site): sum of `sampled`})."""
+    problems = []
+    shown = {}
+    for row in results["values"]:
+        shown[("values", row["unit"], row["site"])] = row["visits"]
+    for row in results["paths"]:
+        shown[("paths", row["unit"], row["site"])] = row["sampled"]
+    for key in sorted(set(shown) | set(sampled)):
+        if shown.get(key, 0) != sampled.get(key, 0):
+            problems.append("sampler-report %s: site %s:%s: %s, the reports' "
+                            "sampled counters add up to %s"
+                            % (key[0], key[1], key[2], shown.get(key, "absent"),
+                               sampled.get(key, 0)))
+    return problems
 
 
 def main_entry_units(tool, binaries, report):
@@ -129,15 +196,21 @@ def main():
     parser.add_argument("--binary", nargs="*", default=[])
     parser.add_argument("--plausible", nargs="*", default=[])
     parser.add_argument("--readable", nargs="*", default=[])
+    parser.add_argument("--trained", nargs="*", default=[])
     args = parser.parse_args()
 
     problems = []
-    read = checked = gone = children = 0
+    read = checked = gone = children = analysed = 0
     main_units_by_program = {}
-    for plausible, folders in ((True, args.plausible), (False, args.readable)):
+    for plausible, trained, folders in ((True, False, args.plausible),
+                                        (False, False, args.readable),
+                                        (False, True, args.trained)):
         for folder in folders:
             if not os.path.isdir(folder):
                 continue
+            readable = []
+            sampled = {}
+            weighted = False
             for name in sorted(os.listdir(folder)):
                 report = os.path.join(folder, name)
                 if ".tmp." in name:
@@ -155,6 +228,23 @@ def main():
                         continue
                     meta, rows = show(args.report_tool, args.binary, report)
                     read += 1
+                    readable.append(report)
+                    if trained and meta.get("sparsity"):
+                        default_rate = 1.0 / meta["sparsity"]
+                        weighted = weighted or any(
+                            "rate" in row
+                            and abs(row["rate"] - default_rate) > 1e-9 * default_rate
+                            for row in rows)
+                    for row in rows:
+                        if row["scheme"] in HOT_LIST_SCHEMES:
+                            kind = "values"
+                        elif row["scheme"] == "paths":
+                            kind = "paths"
+                        else:
+                            continue
+                        key = (kind, row["unit"], row["site"])
+                        sampled[key] = (sampled.get(key, 0)
+                                        + row["counts"]["sampled"])
                     if not plausible:
                         continue
                     if program not in main_units_by_program:
@@ -168,9 +258,24 @@ def main():
                             meta, rows, main_units_by_program[program]))
                 except (ValueError, KeyError, json.JSONDecodeError) as error:
                     problems.append("%s: %s" % (report, error))
+            if trained and not weighted:
+                problems.append("%s: no site has a rate other than the default "
+                                "1/sparsity: the rates file was not applied"
+                                % folder)
+            if not readable:
+                continue
+            try:
+                results = analyse(args.report_tool, args.binary, readable)
+                analysed += 1
+                if plausible:
+                    problems.extend("%s: %s" % (folder, p)
+                                    for p in analysis_problems(results, sampled))
+            except (ValueError, KeyError) as error:
+                problems.append("%s: %s" % (folder, error))
     print("%d reports read back, %d checked at sparsity 1 (%d of them fork "
-          "children), %d of programs deleted since read without site tables"
-          % (read, checked, children, gone))
+          "children), %d of programs deleted since read without site tables, "
+          "%d folders analysed by values, paths and subpaths"
+          % (read, checked, children, gone, analysed))
     for problem in problems[:MAX_PROBLEMS_SHOWN]:
         print(problem, file=sys.stderr)
     if len(problems) > MAX_PROBLEMS_SHOWN:

@@ -7,6 +7,13 @@
 #   --packages "P..."  packages to test (default: every recipe in
 #                      testsuite/real/packages/, sorted)
 #   --jobs J           make -j J for the builds (default 2)
+#   --schemes LIST     the schemes of the instrumented build, comma-separated
+#                      (default: every scheme of the registry, in its order,
+#                      from testsuite/tools/scheme-names.sh)
+#   --rates            also train rates on the reports of the sparsity-100
+#                      runs (sampler-report rates), build a third copy with
+#                      -fplugin-arg-sampler-rates=FILE and run its suite at
+#                      sparsity 100 (step 8)
 #   --keep             keep the scratch directory (default: kept only when
 #                      something failed)
 #   --deps             print the Debian packages the recipes need to build and
@@ -17,10 +24,9 @@
 #      (testsuite/tools/fetch-debian-source.sh);
 #   2. plain: a copy is built with gcc and the package's usual flags, and its
 #      own test suite runs: the baseline;
-#   3. sampler: another copy is built with CC=sampler-gcc and every scheme
-#      (-fplugin-arg-sampler-schemes=checks,branches,returns,scalar-pairs,
-#      float-kinds,function-entries,bounds in CFLAGS, as a user would) at the
-#      same -O level, with SAMPLER_SPARSITY=1 during the build, so that the
+#   3. sampler: another copy is built with CC=sampler-gcc and the schemes
+#      (-fplugin-arg-sampler-schemes=LIST in CFLAGS, as a user would; every
+#      scheme by default) at the same -O level, with SAMPLER_SPARSITY=1 during the build, so that the
 #      instrumented tools a build runs (bc's fbc, sqlite's lemon) sample too;
 #   4. the test suite runs on it at SAMPLER_SPARSITY=0 (sampling off: the
 #      unsampled clones run), at 1 and at 100 (fixed SAMPLER_SEED), each
@@ -33,7 +39,11 @@
 #   7. the instrumented build must give no compiler or linker warning that
 #      the plain build does not (they would break -Werror builds), and
 #      configure must write the same config.h (its probes, built with the
-#      wrapper and run sampling, must find what they find plainly).
+#      wrapper and run sampling, must find what they find plainly);
+#   8. with --rates, rates are trained on the sparsity-100 runs' reports and
+#      the package built again with them: that build must give no new
+#      warning, pass the suite at sparsity 100 (and pkg_dso_test), and its
+#      reports must read and show sites at rates other than 1/100.
 # The suites run as an unprivileged user when the script runs as root (some
 # suites refuse root, sqlite3's among them, and others skip the tests of
 # permissions); that user owns the working copies and the report folders.
@@ -70,8 +80,8 @@
 
 set -u
 
-ALL_SCHEMES=checks,branches,returns,scalar-pairs,float-kinds,function-entries,bounds
 HERE=$(cd "$(dirname "$0")" && pwd)
+ALL_SCHEMES=$("$HERE/../tools/scheme-names.sh")
 RECIPES=$HERE/packages
 FETCH=$HERE/../tools/fetch-debian-source.sh
 SAMPLER_SEED_FIXED=2718
@@ -120,6 +130,110 @@ outcome () {   # $1 = test name, $2 = results: its result word, or "missing"
 # ---------------------------------------------------------------------------
 # One package.
 
+# The test suite of the working copy $w/COPY at sparsity SP, and its plain
+# programs with COPY's shared libraries (pkg_dso_test); reports go to
+# $reports/TAGsSP and TAGdso-sSP, results to $w/TAGinst-sSP.results.
+# Counts into test_package's npass, nfail and notrun; NOTE ends FAIL lines.
+run_suite () {   # $1 = SP, $2 = COPY, $3 = TAG, $4 = NOTE
+  local sp=$1 copy=$2 tag=$3 note=$4 name
+  mkdir -p "$reports/${tag}s$sp" "$reports/${tag}dso-s$sp"
+  give_to_tester "$reports"
+  : > "$w/${tag}inst-s$sp.results"; chmod 666 "$w/${tag}inst-s$sp.results"
+  (cd "$w/$copy" && as_tester env SAMPLER_SPARSITY=$sp SAMPLER_SEED=$SAMPLER_SEED_FIXED \
+     SAMPLER_FILE="$reports/${tag}s$sp/%p.report" \
+     bash -c '. "$0"; phase "$@"' \
+     "$HERE/lib.sh" "$recipe" test RESULTS="$w/${tag}inst-s$sp.results" JOBS="$JOBS" PLAIN_DIR="$w/plain") > "$w/${tag}inst-s$sp-test.log" 2>&1
+  while read -r name; do
+    if grep -qxF "PASS $name" "$w/${tag}inst-s$sp.results"; then npass=$((npass + 1))
+    elif grep -qxF "NOTRUN $name" "$w/${tag}inst-s$sp.results"; then notrun=$((notrun + 1))
+    else
+      nfail=$((nfail + 1))
+      echo "FAIL: $pkg: $name at sparsity $sp$note ($(outcome "$name" "$w/${tag}inst-s$sp.results"))"
+    fi
+  done < <(sed -n 's/^PASS //p' "$w/plain.results")
+  if [ "$has_dso" = yes ]; then
+    : > "$w/${tag}dso-s$sp.results"; chmod 666 "$w/${tag}dso-s$sp.results"
+    (cd "$w" && as_tester env SAMPLER_SPARSITY=$sp SAMPLER_SEED=$SAMPLER_SEED_FIXED \
+       SAMPLER_FILE="$reports/${tag}dso-s$sp/%p.report" \
+       bash -c '. "$0"; phase "$@"' \
+       "$HERE/lib.sh" "$recipe" dso RESULTS="$w/${tag}dso-s$sp.results" PLAIN_DIR="$w/plain" INST_DIR="$w/$copy") > "$w/${tag}dso-s$sp.log" 2>&1
+    local dpass dfail
+    dpass=$(count PASS "$w/${tag}dso-s$sp.results"); dfail=$(( $(count FAIL "$w/${tag}dso-s$sp.results") + $(count SKIP "$w/${tag}dso-s$sp.results") ))
+    [ "$dpass" -gt 0 ] || dfail=$((dfail + 1))
+    # The reports prove that the instrumented library was the one loaded.
+    if [ "$sp" != 0 ] && [ -z "$(ls -A "$reports/${tag}dso-s$sp")" ]; then
+      dfail=$((dfail + 1))
+      echo "FAIL: $pkg: plain programs with the instrumented library wrote no report at sparsity $sp$note"
+    fi
+    npass=$((npass + dpass)); nfail=$((nfail + dfail))
+    grep -E '^(FAIL|SKIP) ' "$w/${tag}dso-s$sp.results" | sed "s/^[A-Z]* /FAIL: $pkg: plain program with instrumented library: /; s/\$/ at sparsity $sp$note/"
+    [ "$dpass" -gt 0 ] || echo "FAIL: $pkg: no plain program ran with the instrumented library at sparsity $sp$note"
+  fi
+}
+
+# --rates: rates trained on the reports of the suite's sparsity-100 runs
+# (the instrumented build's), a third copy built with them, and its suite
+# run at sparsity 100.  Counts into test_package's npass and nfail.
+trained_rates () {
+  local rates=$w/rates r program
+  local -a training=() binaries=()
+  # A report is trained on when its program is still there; sampler-report,
+  # given --binary, reads the site tables of those files only: the
+  # instrumented programs the reports name and the package's libraries.
+  for r in "$reports/s100"/* "$reports/dso-s100"/*; do
+    [ -f "$r" ] || continue
+    program=$(sed -n '1,3s/^program\t//p' "$r")
+    [ -f "$program" ] || continue
+    training+=("$r")
+    if readelf -SW "$program" 2> /dev/null | grep -q debug_sampler_sites; then
+      case " ${binaries[*]-} " in *" --binary $program "*) ;; *) binaries+=(--binary "$program") ;; esac
+    fi
+  done
+  for r in ${dsos[@]+"${dsos[@]}"}; do binaries+=(--binary "$r"); done
+  if [ ${#training[@]} = 0 ] ||
+     ! "$REPORT_TOOL" rates "${training[@]}" ${binaries[@]+"${binaries[@]}"} \
+         --output "$rates" > "$w/rates.log" 2>&1; then
+    echo "FAIL: $pkg: no rates trained on the ${#training[@]} reports at sparsity 100 (see $w/rates.log)"
+    nfail=$((nfail + 1)); return
+  fi
+  npass=$((npass + 1))
+  rm -rf "$w/rated"
+  cp -a "$src" "$w/rated" || { echo "FAIL: $pkg: cannot copy the source for the trained build"; nfail=$((nfail + 1)); return; }
+  mkdir -p "$reports/rated-build"
+  local t0=$(date +%s)
+  if ! (cd "$w/rated" && SAMPLER_SPARSITY=100 SAMPLER_SEED=$SAMPLER_SEED_FIXED \
+        SAMPLER_FILE="$reports/rated-build/%p.report" \
+        phase "$recipe" build "CC=$WRAPPER" \
+          "CFLAGS=$cflags $scheme_flag -fplugin-arg-sampler-rates=$rates" \
+          "LDFLAGS=$ldflags" "JOBS=$JOBS") > "$w/rated-build.log" 2>&1; then
+    echo "FAIL: $pkg: the build with trained rates fails (see $w/rated-build.log)"
+    nfail=$((nfail + 1)); return
+  fi
+  rated_time=$(( $(date +%s) - t0 ))
+  local new_warnings
+  new_warnings=$(comm -13 <(warnings "$w/plain-build.log" "$w/plain") \
+                          <(warnings "$w/rated-build.log" "$w/rated"))
+  if [ -z "$new_warnings" ]; then npass=$((npass + 1))
+  else
+    nfail=$((nfail + 1))
+    printf '%s\n' "$new_warnings" | head -n 5 | sed "s/^/FAIL: $pkg: a warning only the build with trained rates gives: /"
+  fi
+  give_to_tester "$w/rated"
+  run_suite 100 rated rated- " with trained rates"
+  # The reports read, and show rates other than the default.
+  local -a rated_dsos=()
+  while IFS= read -r r; do
+    readelf -SW "$r" 2> /dev/null | grep -q debug_sampler_sites && rated_dsos+=("$r")
+  done < <(find "$w/rated" -name '*.so*' -type f)
+  rated_checks=$(python3 "$HERE/check-reports.py" --report-tool "$REPORT_TOOL" \
+                   --binary ${rated_dsos[@]+"${rated_dsos[@]}"} \
+                   --readable "$reports/rated-build" \
+                   --trained "$reports/rated-s100" "$reports/rated-dso-s100" 2> "$w/rated-reports.log")
+  local rstatus=$?
+  sed "s/^/FAIL: $pkg: with trained rates: /" "$w/rated-reports.log"
+  if [ $rstatus -eq 0 ]; then npass=$((npass + 1)); else nfail=$((nfail + 1)); fi
+}
+
 test_package () {
   local pkg=$1 recipe=$RECIPES/$1.sh
   local w=$SCRATCH/$pkg log
@@ -134,7 +248,7 @@ test_package () {
   opt=$(. "$recipe"; echo "$PKG_OPT")
   local cflags="-g $opt -fstack-protector-strong -Wformat -Werror=format-security"
   local ldflags="-Wl,-z,relro"
-  local scheme_flag="-fplugin-arg-sampler-schemes=$ALL_SCHEMES"
+  local scheme_flag="-fplugin-arg-sampler-schemes=$SCHEMES"
 
   # Plain build and baseline.
   rm -rf "$w/plain" "$w/inst"
@@ -202,39 +316,7 @@ test_package () {
   has_dso=$(. "$recipe"; declare -F pkg_dso_test > /dev/null && echo yes)
   # Sparsity 0 runs the unsampled clones.
   for sp in 0 1 100; do
-    mkdir -p "$reports/s$sp" "$reports/dso-s$sp"
-    give_to_tester "$reports"
-    : > "$w/inst-s$sp.results"; chmod 666 "$w/inst-s$sp.results"
-    (cd "$w/inst" && as_tester env SAMPLER_SPARSITY=$sp SAMPLER_SEED=$SAMPLER_SEED_FIXED \
-       SAMPLER_FILE="$reports/s$sp/%p.report" \
-       bash -c '. "$0"; phase "$@"' \
-       "$HERE/lib.sh" "$recipe" test RESULTS="$w/inst-s$sp.results" JOBS="$JOBS" PLAIN_DIR="$w/plain") > "$w/inst-s$sp-test.log" 2>&1
-    while read -r name; do
-      if grep -qxF "PASS $name" "$w/inst-s$sp.results"; then npass=$((npass + 1))
-      elif grep -qxF "NOTRUN $name" "$w/inst-s$sp.results"; then notrun=$((notrun + 1))
-      else
-        nfail=$((nfail + 1))
-        echo "FAIL: $pkg: $name at sparsity $sp ($(outcome "$name" "$w/inst-s$sp.results"))"
-      fi
-    done < <(sed -n 's/^PASS //p' "$w/plain.results")
-    if [ "$has_dso" = yes ]; then
-      : > "$w/dso-s$sp.results"; chmod 666 "$w/dso-s$sp.results"
-      (cd "$w" && as_tester env SAMPLER_SPARSITY=$sp SAMPLER_SEED=$SAMPLER_SEED_FIXED \
-         SAMPLER_FILE="$reports/dso-s$sp/%p.report" \
-         bash -c '. "$0"; phase "$@"' \
-         "$HERE/lib.sh" "$recipe" dso RESULTS="$w/dso-s$sp.results" PLAIN_DIR="$w/plain" INST_DIR="$w/inst") > "$w/dso-s$sp.log" 2>&1
-      local dpass dfail
-      dpass=$(count PASS "$w/dso-s$sp.results"); dfail=$(( $(count FAIL "$w/dso-s$sp.results") + $(count SKIP "$w/dso-s$sp.results") ))
-      [ "$dpass" -gt 0 ] || dfail=$((dfail + 1))
-      # The reports prove that the instrumented library was the one loaded.
-      if [ "$sp" != 0 ] && [ -z "$(ls -A "$reports/dso-s$sp")" ]; then
-        dfail=$((dfail + 1))
-        echo "FAIL: $pkg: plain programs with the instrumented library wrote no report at sparsity $sp"
-      fi
-      npass=$((npass + dpass)); nfail=$((nfail + dfail))
-      grep -E '^(FAIL|SKIP) ' "$w/dso-s$sp.results" | sed "s/^[A-Z]* /FAIL: $pkg: plain program with instrumented library: /; s/\$/ at sparsity $sp/"
-      [ "$dpass" -gt 0 ] || echo "FAIL: $pkg: no plain program ran with the instrumented library at sparsity $sp"
-    fi
+    run_suite "$sp" inst "" ""
   done
 
   # Reports: all read back; sparsity 1 ones plausible.
@@ -254,13 +336,19 @@ test_package () {
   cat "$w/reports.log" | sed "s/^/FAIL: $pkg: /"
   if [ $rstatus -eq 0 ]; then npass=$((npass + 1)); else nfail=$((nfail + 1)); fi
 
+  local rated_time="" rated_checks="" rates_note=""
+  if [ "$RATES" = 1 ]; then
+    trained_rates
+    rates_note="; trained rates: ${rated_checks:-not built}${rated_time:+, build $rated_time s}"
+  fi
+
   local slow_note=""
   [ "$notrun" -gt 0 ] && slow_note=" $notrun not run at sparsity 1 (too slow);"
-  echo "$pkg: $npass passed, $nfail failed (plain baseline: $ppass passed, $pfail failed, $pskip skipped;$slow_note reports: $checks; build plain $((t1 - t0)) s, sampler $((t3 - t2)) s)"
+  echo "$pkg: $npass passed, $nfail failed (plain baseline: $ppass passed, $pfail failed, $pskip skipped;$slow_note reports: $checks; build plain $((t1 - t0)) s, sampler $((t3 - t2)) s$rates_note)"
   total_pass=$((total_pass + npass)); total_fail=$((total_fail + nfail))
   [ "$nfail" -gt 0 ] && keep_scratch=1
   # Working copies are large: keep them only for failures.
-  [ "$nfail" -gt 0 ] || [ "$KEEP" = 1 ] || rm -rf "$w/plain" "$w/inst"
+  [ "$nfail" -gt 0 ] || [ "$KEEP" = 1 ] || rm -rf "$w/plain" "$w/inst" "$w/rated"
 }
 
 # ---------------------------------------------------------------------------
@@ -274,16 +362,27 @@ if [ "$1" = --deps ]; then
 fi
 BUILD=$(cd "$1" 2>/dev/null && pwd) || { echo "run-real.sh: no build directory '$1'" >&2; exit 2; }
 shift
-PACKAGES="" JOBS=2 KEEP=0
+PACKAGES="" JOBS=2 KEEP=0 RATES=0 SCHEMES=$ALL_SCHEMES
 while [ $# -gt 0 ]; do
   case $1 in
     --packages) PACKAGES=${2-}; shift 2 ;;
     --jobs) JOBS=${2-}; shift 2 ;;
+    --schemes) SCHEMES=${2-}; shift 2 ;;
     --keep) KEEP=1; shift ;;
+    --rates) RATES=1; shift ;;
     *) echo "run-real.sh: unknown option '$1'" >&2; usage ;;
   esac
 done
 case $JOBS in ''|*[!0-9]*) echo "run-real.sh: --jobs takes a whole number, not '$JOBS'" >&2; exit 2 ;; esac
+# Scheme names are checked here, so that a typo is not taken for a failing build.
+IFS=, read -r -a scheme_list <<< "$SCHEMES"
+[ ${#scheme_list[@]} -gt 0 ] || { echo "run-real.sh: --schemes takes a comma-separated list of schemes" >&2; exit 2; }
+for s in "${scheme_list[@]}"; do
+  case ",$ALL_SCHEMES," in
+    *",$s,"*) ;;
+    *) echo "run-real.sh: --schemes: unknown scheme '$s' (known: $ALL_SCHEMES)" >&2; exit 2 ;;
+  esac
+done
 [ -n "$PACKAGES" ] || PACKAGES=$(cd "$RECIPES" && ls *.sh | sed 's/\.sh$//' | tr '\n' ' ')
 for pkg in $PACKAGES; do
   [ -f "$RECIPES/$pkg.sh" ] || { echo "run-real.sh: no recipe $RECIPES/$pkg.sh" >&2; exit 2; }
