@@ -131,11 +131,8 @@ create_sampled_clones (void)
   if (!sampler_opts.outline_entry || !optimize || region_scheme_selected ())
     return;
   hash_set<tree> nesting_parents;
+  collect_nesting_parents (nesting_parents);
   cgraph_node *node;
-  FOR_EACH_FUNCTION (node)
-    if (DECL_CONTEXT (node->decl)
-	&& TREE_CODE (DECL_CONTEXT (node->decl)) == FUNCTION_DECL)
-      nesting_parents.add (DECL_CONTEXT (node->decl));
 
   /* In the callgraph's order, so that the same unit gives the same
      object.  */

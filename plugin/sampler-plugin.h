@@ -285,6 +285,9 @@ tree sampled_clone_to_call (void);
    clone's attribute NAMES_ORIGINAL names the current function (not an
    IPA copy of it); else NULL (unsampled.cc).  */
 tree own_clone_to_call (const char *names_clone, const char *names_original);
+/* Into PARENTS, the functions with nested functions, which are not
+   cloned: their nested functions reach the original's frame.  */
+void collect_nesting_parents (hash_set<tree> &parents);
 
 /* The pass that redirects calls to the exec family, pthread_create and
    signal handling to the runtime's wrappers (redirect.cc).  */

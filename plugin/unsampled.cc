@@ -567,16 +567,23 @@ other_units_clone (tree callee)
 }
 
 void
+collect_nesting_parents (hash_set<tree> &parents)
+{
+  cgraph_node *node;
+  FOR_EACH_FUNCTION (node)
+    if (DECL_CONTEXT (node->decl)
+	&& TREE_CODE (DECL_CONTEXT (node->decl)) == FUNCTION_DECL)
+      parents.add (DECL_CONTEXT (node->decl));
+}
+
+void
 create_unsampled_clones (void)
 {
   if (!sampler_opts.unsampled)
     return;
   hash_set<tree> nesting_parents;
+  collect_nesting_parents (nesting_parents);
   cgraph_node *node;
-  FOR_EACH_FUNCTION (node)
-    if (DECL_CONTEXT (node->decl)
-	&& TREE_CODE (DECL_CONTEXT (node->decl)) == FUNCTION_DECL)
-      nesting_parents.add (DECL_CONTEXT (node->decl));
 
   auto_vec<cgraph_node *> originals;
   FOR_EACH_FUNCTION_WITH_GIMPLE_BODY (node)

@@ -122,6 +122,20 @@ warnings () {   # $1 = build log, $2 = its tree: its warnings, sorted, paths rel
   grep -E 'warning:' "$1" | sed "s|$2/||g; s|^\./||" | sort -u
 }
 
+# no_new_warnings COPY WHAT: the build of copy COPY ($w/COPY, its log
+# $w/COPY-build.log) must give no warning the plain build does not: they
+# would break -Werror builds.  Counts a pass or a failure.
+no_new_warnings () {
+  local copy=$1 what=$2 new_warnings
+  new_warnings=$(comm -13 <(warnings "$w/plain-build.log" "$w/plain") \
+                          <(warnings "$w/$copy-build.log" "$w/$copy"))
+  if [ -z "$new_warnings" ]; then npass=$((npass + 1))
+  else
+    nfail=$((nfail + 1))
+    printf '%s\n' "$new_warnings" | head -n 5 | sed "s/^/FAIL: $pkg: a warning only $what gives: /"
+  fi
+}
+
 outcome () {   # $1 = test name, $2 = results: its result word, or "missing"
   awk -v n="$1" '{ w = $1; sub(/^[A-Z]+ /, ""); if ($0 == n) { print w; found = 1; exit } }
                  END { if (!found) print "missing" }' "$2"
@@ -210,14 +224,7 @@ trained_rates () {
     nfail=$((nfail + 1)); return
   fi
   rated_time=$(( $(date +%s) - t0 ))
-  local new_warnings
-  new_warnings=$(comm -13 <(warnings "$w/plain-build.log" "$w/plain") \
-                          <(warnings "$w/rated-build.log" "$w/rated"))
-  if [ -z "$new_warnings" ]; then npass=$((npass + 1))
-  else
-    nfail=$((nfail + 1))
-    printf '%s\n' "$new_warnings" | head -n 5 | sed "s/^/FAIL: $pkg: a warning only the build with trained rates gives: /"
-  fi
+  no_new_warnings rated "the build with trained rates"
   give_to_tester "$w/rated"
   run_suite 100 rated rated- " with trained rates"
   # The reports read, and show rates other than the default.
@@ -304,14 +311,7 @@ test_package () {
     echo "FAIL: $pkg: configure found something else in the instrumented build:$differs"
   fi
   # Instrumenting must not add warnings: they break -Werror builds.
-  local new_warnings
-  new_warnings=$(comm -13 <(warnings "$w/plain-build.log" "$w/plain") \
-                          <(warnings "$w/inst-build.log" "$w/inst"))
-  if [ -z "$new_warnings" ]; then npass=$((npass + 1))
-  else
-    nfail=$((nfail + 1))
-    printf '%s\n' "$new_warnings" | head -n 5 | sed "s/^/FAIL: $pkg: a warning only the instrumented build gives: /"
-  fi
+  no_new_warnings inst "the instrumented build"
   local has_dso
   has_dso=$(. "$recipe"; declare -F pkg_dso_test > /dev/null && echo yes)
   # Sparsity 0 runs the unsampled clones.
