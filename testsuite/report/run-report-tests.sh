@@ -650,7 +650,7 @@ mkdir -p "$scratch/forked" "$scratch/unmarked"
 fork_report 4243 4242 >"$scratch/forked/r-4243"
 check_reports "$scratch/forked" >"$scratch/forked.out" 2>"$scratch/forked.err"
 status=$?
-if [ $status = 0 ] && [ "$(cat "$scratch/forked.out")" = "1 reports read back, 1 checked at sparsity 1 (1 of them fork children), 0 of programs deleted since read without site tables" ]; then
+if [ $status = 0 ] && [ "$(cat "$scratch/forked.out")" = "1 reports read back, 1 checked at sparsity 1 (1 of them fork children), 0 of programs deleted since read without site tables, 1 folders analysed by values, paths and subpaths" ]; then
     pass "check-reports: a report with a parent record is a fork child"
 else
     fail_with "check-reports: a report with a parent record is a fork child" "exit status $status" \
