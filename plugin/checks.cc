@@ -374,11 +374,11 @@ add_check (function_state *st, edge e, enum check_kind kind, location_t loc)
   st->cut.add (e);
 }
 
-/* Whether every block's sites weigh at most block_weight_cap together;
-   if not, an error at the first block that does not.  After
-   split_heavy_blocks only a single marker over the cap, or a block
-   without a region limit to split it, remains.  */
-static bool
+/* An error at the first block whose sites weigh more than
+   block_weight_cap together.  After split_heavy_blocks only a single
+   marker over the cap, or a block without a region limit to split it,
+   can.  */
+static void
 check_block_weights (function_state *st)
 {
   basic_block bb;
@@ -389,9 +389,8 @@ check_block_weights (function_state *st)
 		  "of %qD weigh more than %d countdown units: lower the unit "
 		  "or the weights of the rates file, or give a region limit",
 		  current_function_decl, block_weight_cap);
-	return false;
+	return;
       }
-  return true;
 }
 
 /* Splits blocks holding more sites than the region limit (at most

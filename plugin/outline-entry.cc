@@ -53,18 +53,12 @@
 #include "tree-inline.h"
 #include "hash-set.h"
 
-/* From unsampled.cc.  */
-bool can_have_unsampled_clone (cgraph_node *node,
-			       hash_set<tree> &nesting_parents);
-
 /* On a sampled clone: its value is the function it was cloned from.  A
    name with a space, which no user attribute can have.  */
 #define SAMPLED_CLONE_ATTR "sampler sampled clone"
 /* On a function with a sampled clone (and on what IPA makes of it): its
    value is the clone.  */
 #define HAS_SAMPLED_ATTR "sampler has sampled clone"
-/* On a function that never runs with sampling off (unsampled.cc).  */
-#define NOT_OFF_ATTR "sampler not off"
 
 bool
 is_sampled_clone (tree fndecl)

@@ -129,8 +129,7 @@ known_scheme (const char *name)
   return false;
 }
 
-/* Reads the rates file PATH strictly: every error names PATH:LINE.
-   Returns false after reporting them.  */
+/* See sampler-plugin.h.  */
 int
 read_text_line (FILE *in, const char *path, unsigned long *number,
 		char **line, size_t *capacity)
@@ -154,6 +153,8 @@ read_text_line (FILE *in, const char *path, unsigned long *number,
   return 1;
 }
 
+/* Reads the rates file PATH strictly: every error names PATH:LINE.
+   Returns false after reporting them.  */
 bool
 load_rates (const char *path)
 {

@@ -268,6 +268,10 @@ bool may_run_with_sampling_off (void);
 /* Ends the empty block BB, at the function's entry, with `return FN (the
    parameters)', a tail call.  */
 void build_dispatch (basic_block bb, tree fn, location_t loc);
+/* On an instrumented function that never runs with sampling off (see
+   called_only_from_dispatching in unsampled.cc), on IPA's copies of it
+   and on sampled clones.  */
+#define NOT_OFF_ATTR "sampler not off"
 
 /* The entry region's slow copy out of line (outline-entry.cc), with
    outline-entry: after the sites are found, clones each qualifying
@@ -288,6 +292,11 @@ tree own_clone_to_call (const char *names_clone, const char *names_original);
 /* Into PARENTS, the functions with nested functions, which are not
    cloned: their nested functions reach the original's frame.  */
 void collect_nesting_parents (hash_set<tree> &parents);
+/* Whether NODE could get an unsampled clone: the conditions a copy of
+   it called in its place must meet (unsampled.cc).  */
+class cgraph_node;
+bool can_have_unsampled_clone (cgraph_node *node,
+			       hash_set<tree> &nesting_parents);
 
 /* The pass that redirects calls to the exec family, pthread_create and
    signal handling to the runtime's wrappers (redirect.cc).  */

@@ -61,9 +61,6 @@
 #define UNSAMPLED_ATTR "sampler unsampled"
 /* On an instrumented function: its clone.  */
 #define CLONE_ATTR "sampler clone"
-/* On an instrumented function that never runs with sampling off (see
-   called_only_from_dispatching), and on IPA's copies of it.  */
-#define NOT_OFF_ATTR "sampler not off"
 
 bool
 is_unsampled_clone (tree fndecl)
