@@ -29,8 +29,11 @@ PLUGIN_SRCS  := $(wildcard plugin/*.cc plugin/schemes/*.cc)
 PLUGIN_HDRS  := $(wildcard plugin/*.h)
 PLUGIN_OBJS  := $(PLUGIN_SRCS:plugin/%.cc=$(B)/obj/plugin/%.o)
 
-REPORT_SRCS := $(wildcard tools/report/*.c tools/report/schemes/*.c)
-REPORT_HDRS := $(wildcard tools/report/*.h tools/report/schemes/*.h)
+# sampler-report's sources, in folders by the stage of the pipeline they
+# serve (tools/report/main.c says which); includes name their folder, so
+# -Itools/report is the one include path of its own.
+REPORT_SRCS := $(wildcard tools/report/*.c tools/report/*/*.c tools/report/*/*/*.c)
+REPORT_HDRS := $(wildcard tools/report/*.h tools/report/*/*.h tools/report/*/*/*.h)
 REPORT_TOOL := $(B)/bin/sampler-report
 
 PLUGIN     := $(B)/lib/sampler/sampler.so

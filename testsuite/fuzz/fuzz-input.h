@@ -13,9 +13,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "command.h"
-#include "sitetable.h"
-#include "textout.h"
+#include "commands/command.h"
+#include "input/site-table.h"
+#include "output/formats.h"
 
 struct fuzz_file {
     int fd;

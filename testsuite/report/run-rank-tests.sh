@@ -646,7 +646,7 @@ fi
 # --- Sanitizers ---------------------------------------------------------------------------
 sanitized="$scratch/sampler-report-sanitized"
 if gcc -std=c11 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -D_GNU_SOURCE \
-       -I"$top/tools/report" -I"$top/runtime" "$top"/tools/report/*.c "$top"/tools/report/schemes/*.c -lgsl -lgslcblas -lm \
+       -I"$top/tools/report" -I"$top/runtime" $(find "$top/tools/report" -name '*.c' | sort) -lgsl -lgslcblas -lm \
        -o "$sanitized" >"$scratch/asan.log" 2>&1; then
     : >"$scratch/sanitizer-failures"
     for args in "rank $hand --top=0 --format=csv" "rank $hand --format=html" \

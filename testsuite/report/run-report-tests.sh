@@ -40,7 +40,7 @@ record () {
 sanitized_tool="$scratch/sampler-report-sanitized"
 sanitized_runs=0
 if ! gcc -std=c11 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -D_GNU_SOURCE \
-       -I"$sources" -I"$runtime" "$sources"/*.c -lgsl -lgslcblas -lm -o "$sanitized_tool" >"$scratch/asan.log" 2>&1; then
+       -I"$sources" -I"$runtime" $(find "$sources" -name '*.c' | sort) -lgsl -lgslcblas -lm -o "$sanitized_tool" >"$scratch/asan.log" 2>&1; then
     echo "NOTE: gcc cannot build with -fsanitize=address,undefined; no sanitizer runs"
     sed 's/^/    /' "$scratch/asan.log"
     sanitized_tool=

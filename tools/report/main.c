@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "command.h"
-#include "util.h"
+#include "commands/command.h"
+#include "support/util.h"
 
 static const struct command *const commands[] = {
     &show_command,

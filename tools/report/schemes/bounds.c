@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "schemes.h"
+#include "schemes/registry.h"
 
 enum bound_predicate { BOUND_BELOW, BOUND_AT_MOST, BOUND_ABOVE, BOUND_AT_LEAST,
                        BOUND_NONZERO, BOUND_ZERO };

@@ -1,0 +1,660 @@
+#include "input/report-reader.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input/record.h"
+
+enum header_field { HEADER_PROGRAM, HEADER_PID, HEADER_SPARSITY, HEADER_SEED, HEADER_PARENT,
+                    HEADER_RESET, HEADER_EXIT, HEADER_INTERIM, HEADER_COUNTDOWN_UNIT,
+                    HEADER_COUNT };
+
+static const char *const header_names[HEADER_COUNT] = {
+    "program", "pid", "sparsity", "seed", "parent", "reset", "exit", "interim",
+    "countdown-unit",
+};
+
+enum { UNIT_FIELDS = 5, MAX_EXIT_STATUS = 255, MAX_SIGNAL = 255 };
+
+struct report_parser {
+    struct record_reader reader;
+    struct record record;
+    struct run_report *report;        /* the one being read */
+    bool header_seen[HEADER_COUNT];
+    struct name_index first_occurrence;   /* signature -> index in report->units */
+    char *object;                     /* named by the last 'object' record */
+    bool after_object;                /* no 'unit' record since it */
+    struct diag *d;
+};
+
+static void unit_counts_free(struct unit_counts *unit)
+{
+    for (size_t i = 0; i < unit->n_observed; i++)
+        free(unit->sites[i].values);
+    free(unit->sites);
+    free(unit->signature);
+    free(unit->source);
+    free(unit->object);
+}
+
+static void subpath_lists_free(struct run_report *report)
+{
+    for (size_t i = 0; i < report->n_subpath_lists; i++) {
+        struct subpath_list *list = &report->subpath_lists[i];
+        for (size_t e = 0; e < list->n_entries; e++)
+            free(list->entries[e].blocks);
+        free(list->entries);
+    }
+    free(report->subpath_lists);
+    report->subpath_lists = NULL;
+    report->n_subpath_lists = 0;
+}
+
+void run_report_free(struct run_report *report)
+{
+    subpath_lists_free(report);
+    for (size_t i = 0; i < report->n_units; i++)
+        unit_counts_free(&report->units[i]);
+    free(report->units);
+    for (size_t i = 0; i < report->n_loaded; i++)
+        free(report->loaded[i].path);
+    free(report->loaded);
+    free(report->path);
+    free(report->program);
+    memset(report, 0, sizeof *report);
+}
+
+void report_file_free(struct report_file *file)
+{
+    for (size_t i = 0; i < file->n_reports; i++)
+        run_report_free(&file->reports[i]);
+    free(file->reports);
+    memset(file, 0, sizeof *file);
+}
+
+/* The version line, already read into the parser's record.  */
+static bool check_version(struct report_parser *parser)
+{
+    struct record_reader *reader = &parser->reader;
+    const struct record *record = &parser->record;
+    if (!slice_equals(record->fields[0], "sampler-report")) {
+        const char *hint = file_kind_hint(guess_file_kind(record->line.data, record->line.size));
+        if (*hint)
+            return record_fail(reader, parser->d, "not a sampler report%s", hint);
+        return record_fail(reader, parser->d,
+                           "not a sampler report (the first line must be "
+                           "'sampler-report<TAB>%d')", REPORT_FORMAT_VERSION);
+    }
+    if (record->n_fields != 2)
+        return record_fail(reader, parser->d, "'sampler-report' record has %zu fields, expected 2",
+                           record->n_fields);
+    char expected[16];
+    snprintf(expected, sizeof expected, "%d", REPORT_FORMAT_VERSION);
+    if (!slice_equals(record->fields[1], expected)) {
+        char shown[128];
+        return record_fail(reader, parser->d,
+                           "unsupported report version '%s' (this sampler-report reads "
+                           "version %d)",
+                           slice_for_message(record->fields[1], shown, sizeof shown),
+                           REPORT_FORMAT_VERSION);
+    }
+    return true;
+}
+
+const char *exit_kind_name(enum exit_kind kind)
+{
+    switch (kind) {
+    case EXIT_BY_STATUS:
+        return "status";
+    case EXIT_BY_SIGNAL:
+        return "signal";
+    case EXIT_BY_EXEC:
+        return "exec";
+    case EXIT_BY__EXIT:
+        return "_exit";
+    case EXIT_BY_QUICK_EXIT:
+        return "quick_exit";
+    case EXIT_NOT_YET:
+        break;
+    }
+    return NULL;
+}
+
+static bool parse_exit(struct report_parser *parser)
+{
+    struct record_reader *reader = &parser->reader;
+    const struct text_slice *f = parser->record.fields;
+    struct run_report *report = parser->report;
+    unsigned long long code;
+    if (slice_equals(f[1], "status") || slice_equals(f[1], "_exit")
+        || slice_equals(f[1], "quick_exit")) {
+        report->exit_kind = slice_equals(f[1], "status") ? EXIT_BY_STATUS
+                            : slice_equals(f[1], "_exit") ? EXIT_BY__EXIT
+                            : EXIT_BY_QUICK_EXIT;
+        if (!field_to_u64(reader, f[2], "exit status", MAX_EXIT_STATUS, &code, parser->d))
+            return false;
+    } else if (slice_equals(f[1], "exec")) {
+        report->exit_kind = EXIT_BY_EXEC;
+        code = 0;
+    } else if (slice_equals(f[1], "signal")) {
+        report->exit_kind = EXIT_BY_SIGNAL;
+        if (!field_to_u64(reader, f[2], "signal", MAX_SIGNAL, &code, parser->d))
+            return false;
+        if (code == 0)
+            return record_fail(reader, parser->d, "signal 0 is not a signal");
+    } else {
+        char shown[128];
+        return record_fail(reader, parser->d, "bad exit kind '%s' (expected status, signal, "
+                           "exec, _exit or quick_exit)",
+                           slice_for_message(f[1], shown, sizeof shown));
+    }
+    report->exit_code = (unsigned) code;
+    return true;
+}
+
+/* A process is not its own parent (checked at whichever of `pid' and
+   `parent' comes second).  */
+static bool check_parent(struct report_parser *parser)
+{
+    const struct run_report *report = parser->report;
+    if (parser->header_seen[HEADER_PID] && parser->header_seen[HEADER_PARENT]
+        && report->parent == report->pid)
+        return record_fail(&parser->reader, parser->d, "parent pid %llu is the report's own pid",
+                           report->parent);
+    return true;
+}
+
+static bool parse_header_field(struct report_parser *parser, enum header_field field)
+{
+    struct record_reader *reader = &parser->reader;
+    const struct record *record = &parser->record;
+    const struct text_slice *f = record->fields;
+    struct run_report *report = parser->report;
+    struct diag *d = parser->d;
+    if (parser->header_seen[field])
+        return record_fail(reader, d, "duplicate '%s' record", header_names[field]);
+    parser->header_seen[field] = true;
+    if ((field == HEADER_EXIT && parser->header_seen[HEADER_INTERIM])
+        || (field == HEADER_INTERIM && parser->header_seen[HEADER_EXIT]))
+        return record_fail(reader, d, "a report has an 'exit' record or an 'interim' "
+                           "one, not both");
+    /* exit status N, exit signal N, exit _exit N, exit quick_exit N; exit
+       exec.  */
+    size_t wanted = field == HEADER_EXIT && !slice_equals(f[1], "exec") ? 3 : 2;
+    if (record->n_fields != wanted)
+        return record_fail(reader, d, "'%s' record has %zu fields, expected %zu",
+                           header_names[field], record->n_fields, wanted);
+    switch (field) {
+    case HEADER_PROGRAM: {
+        char *program;
+        if (!field_to_string(reader, f[1], "program", &program, d))
+            return false;
+        free(report->program);
+        report->program = program;
+        return true;
+    }
+    case HEADER_PID:
+        return field_to_u64(reader, f[1], "pid", ULLONG_MAX, &report->pid, d)
+               && check_parent(parser);
+    case HEADER_SPARSITY:
+        return field_to_u64(reader, f[1], "sparsity", ULLONG_MAX, &report->sparsity, d);
+    case HEADER_COUNTDOWN_UNIT:
+        if (!field_to_u64(reader, f[1], "countdown unit", ULLONG_MAX, &report->countdown_unit,
+                          d))
+            return false;
+        if (report->countdown_unit == 0)
+            return record_fail(reader, d, "countdown unit 0 (units are 1 or more)");
+        return true;
+    case HEADER_SEED:
+        return field_to_u64(reader, f[1], "seed", ULLONG_MAX, &report->seed, d);
+    case HEADER_PARENT:
+        if (!field_to_u64(reader, f[1], "parent pid", ULLONG_MAX, &report->parent, d))
+            return false;
+        if (report->parent == 0)
+            return record_fail(reader, d, "parent pid 0 is not a process");
+        return check_parent(parser);
+    case HEADER_RESET:
+        return field_to_u64(reader, f[1], "reset count", ULLONG_MAX, &report->resets, d);
+    case HEADER_INTERIM:
+        if (!field_to_u64(reader, f[1], "interim report number", ULLONG_MAX,
+                          &report->interim, d))
+            return false;
+        if (report->interim == 0)
+            return record_fail(reader, d, "interim reports are numbered from 1");
+        return true;
+    case HEADER_EXIT:
+        return parse_exit(parser);
+    case HEADER_COUNT:
+        break;
+    }
+    return true;
+}
+
+/* Once the counts begin, the header must be complete; `parent', `reset',
+   `exit' and `interim' are optional.  */
+static bool check_header_complete(struct report_parser *parser)
+{
+    for (int i = 0; i < HEADER_COUNT; i++) {
+        if (!parser->header_seen[i] && i != HEADER_EXIT && i != HEADER_INTERIM
+            && i != HEADER_RESET && i != HEADER_PARENT && i != HEADER_COUNTDOWN_UNIT)
+            return record_fail(&parser->reader, parser->d, "missing '%s' record before the units",
+                               header_names[i]);
+    }
+    return true;
+}
+
+static int compare_site_counts(const void *a, const void *b)
+{
+    const struct site_counts *x = a, *y = b;
+    if (x->site != y->site)
+        return x->site < y->site ? -1 : 1;
+    return x->line_number < y->line_number ? -1 : x->line_number > y->line_number;
+}
+
+/* Sorts the unit's sites and rejects a site given twice.  */
+static bool finish_unit(struct report_parser *parser, struct unit_counts *unit)
+{
+    if (unit->n_observed > 1)
+        qsort(unit->sites, unit->n_observed, sizeof *unit->sites, compare_site_counts);
+    for (size_t i = 1; i < unit->n_observed; i++) {
+        if (unit->sites[i].site == unit->sites[i - 1].site)
+            return diag_fail(parser->d, "%s:%lu: duplicate site %u of unit %s (first at line %lu)",
+                             parser->reader.origin, unit->sites[i].line_number,
+                             unit->sites[i].site, unit->signature,
+                             unit->sites[i - 1].line_number);
+    }
+    return true;
+}
+
+static bool parse_unit(struct report_parser *parser)
+{
+    struct record_reader *reader = &parser->reader;
+    const struct record *record = &parser->record;
+    const struct text_slice *f = record->fields;
+    struct run_report *report = parser->report;
+    struct diag *d = parser->d;
+    if (record->n_fields != UNIT_FIELDS)
+        return record_fail(reader, d, "'unit' record has %zu fields, expected %d",
+                           record->n_fields, UNIT_FIELDS);
+    struct unit_counts unit = { 0 };
+    unit.line_number = reader->line_number;
+    unit.object = parser->object ? xstrdup(parser->object) : NULL;
+    if (!field_to_signature(reader, f[1], &unit.signature, d)
+        || !field_to_unsigned(reader, f[2], "site count", &unit.n_sites, d)
+        || !field_to_unsigned(reader, f[3], "counter count", &unit.n_counters, d)
+        || !field_to_string(reader, f[4], "source", &unit.source, d)) {
+        unit_counts_free(&unit);
+        return false;
+    }
+    /* Occurrences of one unit are added up, so they must have one shape.  */
+    size_t first;
+    if (name_index_find(&parser->first_occurrence, unit.signature, &first)) {
+        const struct unit_counts *earlier = &report->units[first];
+        if (earlier->n_sites != unit.n_sites || earlier->n_counters != unit.n_counters) {
+            record_fail(reader, d, "unit %s has %u sites and %u counters here, but %u and %u "
+                        "at line %lu", unit.signature, unit.n_sites, unit.n_counters,
+                        earlier->n_sites, earlier->n_counters, earlier->line_number);
+            unit_counts_free(&unit);
+            return false;
+        }
+    }
+    void *items = report->units;
+    grow_array(&items, &report->capacity, report->n_units + 1, sizeof *report->units);
+    report->units = items;
+    report->units[report->n_units] = unit;
+    if (!name_index_find(&parser->first_occurrence, unit.signature, NULL))
+        name_index_put(&parser->first_occurrence, report->units[report->n_units].signature,
+                       report->n_units);
+    report->n_units++;
+    return true;
+}
+
+/* A counts line: "<site index><TAB><c0><TAB><c1>...".  */
+static bool parse_site_counts(struct report_parser *parser, struct unit_counts *unit)
+{
+    struct record_reader *reader = &parser->reader;
+    const struct record *record = &parser->record;
+    struct diag *d = parser->d;
+    struct site_counts site = { 0 };
+    site.line_number = reader->line_number;
+    if (!field_to_unsigned(reader, record->fields[0], "site index", &site.site, d))
+        return false;
+    if (site.site >= unit->n_sites)
+        return record_fail(reader, d, "site index %u out of range (unit %s has %u sites)",
+                           site.site, unit->signature, unit->n_sites);
+    size_t n_values = record->n_fields - 1;
+    if (n_values == 0)
+        return record_fail(reader, d, "site %u has no counters", site.site);
+    if (n_values > unit->n_counters)
+        return record_fail(reader, d, "site %u has %zu counters, more than unit %s has in all (%u)",
+                           site.site, n_values, unit->signature, unit->n_counters);
+    site.n_values = (unsigned) n_values;
+    site.values = xcalloc(n_values, sizeof *site.values);
+    for (size_t i = 0; i < n_values; i++) {
+        if (!field_to_u64(reader, record->fields[i + 1], "counter", ULLONG_MAX,
+                          &site.values[i], d)) {
+            free(site.values);
+            return false;
+        }
+    }
+    void *items = unit->sites;
+    grow_array(&items, &unit->capacity, unit->n_observed + 1, sizeof *unit->sites);
+    unit->sites = items;
+    unit->sites[unit->n_observed++] = site;
+    return true;
+}
+
+/* loaded<TAB>base<TAB>start<TAB>end<TAB>path: after the header, before
+   the first object or unit.  */
+static bool parse_loaded(struct report_parser *parser)
+{
+    struct record_reader *reader = &parser->reader;
+    const struct record *record = &parser->record;
+    const struct text_slice *f = record->fields;
+    struct run_report *report = parser->report;
+    struct diag *d = parser->d;
+    struct loaded_object object = { 0 };
+    if (record->n_fields != 5)
+        return record_fail(reader, d, "'loaded' record has %zu fields, expected 5",
+                           record->n_fields);
+    if (report->n_units > 0 || parser->object != NULL)
+        return record_fail(reader, d, "'loaded' record after the first 'object' or 'unit' "
+                           "record");
+    if (!check_header_complete(parser)
+        || !field_to_u64(reader, f[1], "load address", ULLONG_MAX, &object.base, d)
+        || !field_to_u64(reader, f[2], "start address", ULLONG_MAX, &object.start, d)
+        || !field_to_u64(reader, f[3], "end address", ULLONG_MAX, &object.end, d))
+        return false;
+    if (object.start >= object.end)
+        return record_fail(reader, d, "loaded object's start address %llu is not below its "
+                           "end address %llu", object.start, object.end);
+    if (object.start < object.base)
+        return record_fail(reader, d, "loaded object's start address %llu is below its load "
+                           "address %llu", object.start, object.base);
+    if (f[4].size == 0)
+        return record_fail(reader, d, "loaded object without a path");
+    if (!field_to_string(reader, f[4], "loaded object path", &object.path, d))
+        return false;
+    void *items = report->loaded;
+    grow_array(&items, &report->loaded_capacity, report->n_loaded + 1, sizeof *report->loaded);
+    report->loaded = items;
+    report->loaded[report->n_loaded++] = object;
+    return true;
+}
+
+/* "subpaths MAX LENGTHS OFFERED TAU-LOG2 CAPACITY DROPPED": a thread's
+   subpath hot-list; its entries follow.  */
+static bool parse_subpath_list(struct report_parser *parser)
+{
+    struct record_reader *reader = &parser->reader;
+    const struct record *record = &parser->record;
+    const struct text_slice *f = record->fields;
+    struct run_report *report = parser->report;
+    struct diag *d = parser->d;
+    struct subpath_list list = { 0 };
+    unsigned long long max;
+
+    if (record->n_fields != 7)
+        return record_fail(reader, d, "'subpaths' record has %zu fields, expected 7",
+                           record->n_fields);
+    list.line_number = reader->line_number;
+    if (!field_to_u64(reader, f[1], "longest subpath", 1024, &max, d))
+        return false;
+    for (list.max_log2 = 1; list.max_log2 <= 10 && (1ULL << list.max_log2) != max;
+         list.max_log2++)
+        ;
+    if (list.max_log2 > 10)
+        return record_fail(reader, d, "longest subpath %llu is not a power of two from 2 "
+                           "to 1024", max);
+    if (slice_equals(f[2], "all"))
+        list.all_lengths = true;
+    else if (!slice_equals(f[2], "osp"))
+        return record_fail(reader, d, "subpath lengths must be 'osp' or 'all'");
+    if (!field_to_u64(reader, f[3], "subpaths offered", ULLONG_MAX, &list.offered, d)
+        || !field_to_u64(reader, f[4], "tau-log2", 63, &list.tau_log2, d)
+        || !field_to_u64(reader, f[5], "capacity", UINT_MAX, &list.capacity, d)
+        || !field_to_u64(reader, f[6], "subpaths dropped", ULLONG_MAX, &list.dropped, d))
+        return false;
+    if (list.capacity == 0)
+        return record_fail(reader, d, "a subpath list of capacity 0");
+    void *items = report->subpath_lists;
+    grow_array(&items, &report->subpath_lists_capacity, report->n_subpath_lists + 1,
+               sizeof *report->subpath_lists);
+    report->subpath_lists = items;
+    report->subpath_lists[report->n_subpath_lists++] = list;
+    return true;
+}
+
+/* "subpath COUNT U:S U:S...": an entry of the last list.  */
+static bool parse_subpath(struct report_parser *parser)
+{
+    struct record_reader *reader = &parser->reader;
+    const struct record *record = &parser->record;
+    struct run_report *report = parser->report;
+    struct diag *d = parser->d;
+
+    if (report->n_subpath_lists == 0)
+        return record_fail(reader, d, "'subpath' record before any 'subpaths' record");
+    struct subpath_list *list = &report->subpath_lists[report->n_subpath_lists - 1];
+    size_t length = record->n_fields - 2;
+    if (record->n_fields < 4 || (length & (length - 1)) != 0
+        || length > (1UL << list->max_log2))
+        return record_fail(reader, d, "a subpath of %zu blocks: expected a power of two "
+                           "from 2 to %llu", record->n_fields < 2 ? 0 : length,
+                           1ULL << list->max_log2);
+    if (list->n_entries >= list->capacity)
+        return record_fail(reader, d, "more subpaths than the list's capacity %llu",
+                           list->capacity);
+    struct subpath_entry entry = { 0 };
+    entry.line_number = reader->line_number;
+    entry.length = (unsigned) length;
+    if (!field_to_u64(reader, record->fields[1], "subpath count", ULLONG_MAX, &entry.count, d))
+        return false;
+    if (entry.count == 0)
+        return record_fail(reader, d, "a subpath with count 0");
+    entry.blocks = xcalloc(length, sizeof *entry.blocks);
+    for (size_t b = 0; b < length; b++) {
+        struct text_slice field = record->fields[b + 2];
+        size_t colon = 0;
+        while (colon < field.size && field.data[colon] != ':')
+            colon++;
+        struct text_slice unit = { field.data, colon };
+        struct text_slice site = { field.data + colon + 1,
+                                   colon < field.size ? field.size - colon - 1 : 0 };
+        if (colon == field.size
+            || !field_to_unsigned(reader, unit, "subpath block's unit", &entry.blocks[b].unit, d)
+            || !field_to_unsigned(reader, site, "subpath block's site", &entry.blocks[b].site, d)) {
+            if (colon == field.size)
+                record_fail(reader, d, "subpath block %zu is not UNIT:SITE", b + 1);
+            free(entry.blocks);
+            return false;
+        }
+        if (entry.blocks[b].unit >= report->n_units
+            || entry.blocks[b].site >= report->units[entry.blocks[b].unit].n_sites) {
+            record_fail(reader, d, "subpath block %u:%u names no site of the report's units",
+                        entry.blocks[b].unit, entry.blocks[b].site);
+            free(entry.blocks);
+            return false;
+        }
+    }
+    void *items = list->entries;
+    grow_array(&items, &list->entries_capacity, list->n_entries + 1, sizeof *list->entries);
+    list->entries = items;
+    list->entries[list->n_entries++] = entry;
+    return true;
+}
+
+static bool starts_with_digit(struct text_slice field)
+{
+    return field.size > 0 && field.data[0] >= '0' && field.data[0] <= '9';
+}
+
+/* Everything after the version line, up to and including `end'.  */
+static bool parse_body(struct report_parser *parser)
+{
+    struct record_reader *reader = &parser->reader;
+    struct record *record = &parser->record;
+    struct run_report *report = parser->report;
+    for (;;) {
+        enum record_status status = record_read(reader, record, parser->d);
+        if (status == RECORD_ERROR)
+            return false;
+        if (status == RECORD_END)
+            return diag_fail(parser->d, "%s:%lu: truncated report (no 'end' line)",
+                             reader->origin, reader->line_number);
+        struct text_slice name = record->fields[0];
+        struct unit_counts *current = report->n_units ? &report->units[report->n_units - 1] : NULL;
+        int header = -1;
+        for (int i = 0; i < HEADER_COUNT; i++) {
+            if (slice_equals(name, header_names[i]))
+                header = i;
+        }
+        if (header >= 0) {
+            if (current)
+                return record_fail(reader, parser->d, "'%s' record after the first unit",
+                                   header_names[header]);
+            if (report->n_loaded > 0)
+                return record_fail(reader, parser->d, "'%s' record after a 'loaded' record",
+                                   header_names[header]);
+            if (!parse_header_field(parser, (enum header_field) header))
+                return false;
+        } else if (slice_equals(name, "subpaths")) {
+            if (!check_header_complete(parser) || !parse_subpath_list(parser))
+                return false;
+        } else if (slice_equals(name, "subpath")) {
+            if (!parse_subpath(parser))
+                return false;
+        } else if (report->n_subpath_lists > 0 && !slice_equals(name, "end")) {
+            return record_fail(reader, parser->d, "units or counts after the subpath lists");
+        } else if (slice_equals(name, "unit")) {
+            if (!check_header_complete(parser) || (current && !finish_unit(parser, current))
+                || !parse_unit(parser))
+                return false;
+            parser->after_object = false;
+        } else if (slice_equals(name, "object")) {
+            /* Names the loaded object of the units that follow.  */
+            char *object;
+            if (record->n_fields != 2)
+                return record_fail(reader, parser->d, "'object' record has %zu fields, "
+                                   "expected 2", record->n_fields);
+            if (!check_header_complete(parser)
+                || !field_to_string(reader, record->fields[1], "object", &object, parser->d))
+                return false;
+            free(parser->object);
+            parser->object = object;
+            parser->after_object = true;
+        } else if (slice_equals(name, "loaded")) {
+            if (!parse_loaded(parser))
+                return false;
+        } else if (slice_equals(name, "end")) {
+            if (record->n_fields != 1)
+                return record_fail(reader, parser->d, "'end' record has %zu fields, expected 1",
+                                   record->n_fields);
+            return check_header_complete(parser) && (!current || finish_unit(parser, current));
+        } else if (starts_with_digit(name)) {
+            if (!current)
+                return record_fail(reader, parser->d, "counts before the first 'unit' record");
+            if (parser->after_object)
+                return record_fail(reader, parser->d, "counts after an 'object' record, before "
+                                   "its first 'unit' record");
+            if (!parse_site_counts(parser, current))
+                return false;
+        } else {
+            char shown[128];
+            return record_fail(reader, parser->d, "unknown record '%s'",
+                               slice_for_message(name, shown, sizeof shown));
+        }
+    }
+}
+
+/* Parses one report whose version line the parser has just read.  */
+static bool parse_report(struct report_parser *parser, struct run_report *report)
+{
+    memset(report, 0, sizeof *report);
+    report->path = xstrdup(parser->reader.origin);
+    report->line_number = parser->reader.line_number;
+    report->program = xstrdup("");
+    report->countdown_unit = 1;
+    parser->report = report;
+    memset(parser->header_seen, 0, sizeof parser->header_seen);
+    name_index_free(&parser->first_occurrence);
+    free(parser->object);
+    parser->object = NULL;
+    parser->after_object = false;
+    return check_version(parser) && parse_body(parser);
+}
+
+bool report_file_parse(struct report_file *file, const char *path,
+                       const char *data, size_t size, struct diag *d)
+{
+    struct report_parser parser = { .d = d };
+    memset(file, 0, sizeof *file);
+    if (guess_file_kind(data, size) == FILE_ELF)
+        return diag_fail(d, "%s:1: not a sampler report%s", path, file_kind_hint(FILE_ELF));
+    record_reader_init(&parser.reader, path, data, size);
+    bool ok = true;
+    for (;;) {
+        enum record_status status = record_read(&parser.reader, &parser.record, d);
+        if (status == RECORD_ERROR) {
+            ok = false;
+            break;
+        }
+        if (status == RECORD_END) {
+            if (file->n_reports == 0)
+                ok = diag_fail(d, "%s:1: not a sampler report (empty file)", path);
+            break;
+        }
+        /* After an `end', only another report may follow.  */
+        if (file->n_reports > 0 && !slice_equals(parser.record.fields[0], "sampler-report")) {
+            ok = record_fail(&parser.reader, d, "data after 'end'");
+            break;
+        }
+        void *items = file->reports;
+        grow_array(&items, &file->capacity, file->n_reports + 1, sizeof *file->reports);
+        file->reports = items;
+        ok = parse_report(&parser, &file->reports[file->n_reports]);
+        file->n_reports++;
+        if (!ok)
+            break;
+    }
+    record_free(&parser.record);
+    name_index_free(&parser.first_occurrence);
+    free(parser.object);
+    if (!ok)
+        report_file_free(file);
+    return ok;
+}
+
+bool report_file_load(struct report_file *file, const char *path, struct diag *d)
+{
+    struct byte_buffer contents = { 0 };
+    bool ok = read_whole_file(path, &contents, d);
+    if (ok)
+        ok = report_file_parse(file, path, contents.data, contents.size, d);
+    else
+        memset(file, 0, sizeof *file);
+    buffer_free(&contents);
+    return ok;
+}
+
+bool report_parse_one(struct run_report *report, const char *path, const char *data,
+                      size_t size, unsigned long first_line, struct diag *d)
+{
+    struct report_parser parser = { .d = d };
+    memset(report, 0, sizeof *report);
+    if (guess_file_kind(data, size) == FILE_ELF)
+        return diag_fail(d, "%s:%lu: not a sampler report%s", path, first_line,
+                         file_kind_hint(FILE_ELF));
+    record_reader_init(&parser.reader, path, data, size);
+    parser.reader.line_number = first_line - 1;
+    bool ok = record_read(&parser.reader, &parser.record, d) == RECORD_READ
+              && parse_report(&parser, report);
+    record_free(&parser.record);
+    name_index_free(&parser.first_occurrence);
+    free(parser.object);
+    if (!ok)
+        run_report_free(report);
+    return ok;
+}

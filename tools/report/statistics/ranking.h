@@ -1,0 +1,61 @@
+/* The result of `sampler-report rank': the universe of predicates over the
+   catalog's units, the ranking before elimination and the elimination
+   steps, for the output formats (rank.c writes text, CSV and JSON lines;
+   html.c the page).  */
+#ifndef SAMPLER_REPORT_RANK_H
+#define SAMPLER_REPORT_RANK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "input/site-table.h"
+#include "statistics/stats.h"
+
+/* Where predicate numbers come from: the catalog's units, their sites in
+   order, each site's predicates in order.  */
+struct universe {
+    const struct site_catalog *catalog;
+    size_t *unit_first_site;        /* n_units + 1 */
+    size_t *site_first_predicate;   /* n_sites + 1 */
+    size_t n_sites;
+    size_t n_predicates;
+};
+
+struct predicate_name {
+    const struct unit_table *unit;
+    const struct site *site;
+    unsigned k;                     /* among the site's predicates */
+};
+
+void universe_name(const struct universe *universe, size_t predicate,
+                   struct predicate_name *name);
+
+struct ranked_predicate {
+    size_t predicate;
+    struct predicate_counts counts;
+    struct predicate_score score;
+    unsigned long failing_in_play;  /* NumF when it was scored */
+};
+
+struct ranking {
+    const struct universe *universe;
+    unsigned long n_runs;
+    unsigned long n_failing;
+    char failure_rule[256];
+    bool default_failure_rule;      /* neither --fail-if nor --labels given */
+    double confidence;              /* e.g. 0.95 */
+    enum increase_interval interval;
+    unsigned long min_failing;
+    size_t n_kept;                  /* predicates kept before elimination */
+    struct ranked_predicate *top;   /* the best before elimination */
+    size_t n_top;
+    struct ranked_predicate *steps; /* elimination: counts are the dropped runs' */
+    size_t n_steps;
+    unsigned long n_unexplained;    /* failing runs left when elimination stopped */
+};
+
+void write_ranking_html(FILE *out, const struct ranking *ranking,
+                        const char *const *source_dirs, size_t n_source_dirs);
+
+#endif
