@@ -8,99 +8,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "commands/command.h"
 #include "support/progress.h"
 #include "input/run-stream.h"
-
-static void append_pointer(void *items_pointer, size_t *count, size_t *capacity,
-                           const void *item)
-{
-    const void ***items = items_pointer;
-    void *block = *items;
-    grow_array(&block, capacity, *count + 1, sizeof **items);
-    *items = block;
-    (*items)[(*count)++] = item;
-}
-
-int run_options_take(const struct command *command, struct run_options *options, int argc,
-                     char **argv, int *i)
-{
-    const char *argument = argv[*i];
-    const char *value;
-    if (argument[0] != '-') {
-        append_pointer(&options->inputs, &options->n_inputs, &options->inputs_capacity, argument);
-        return 1;
-    }
-    if (command_option_value("--binary", argc, argv, i, &value)) {
-        if (!value || !*value)
-            return command_usage_error(command, "option '--binary' needs a file"), -1;
-        append_pointer(&options->binaries, &options->n_binaries, &options->binaries_capacity,
-                       value);
-        return 1;
-    }
-    if (command_option_value("--sites", argc, argv, i, &value)) {
-        if (!value || !*value)
-            return command_usage_error(command, "option '--sites' needs a file"), -1;
-        append_pointer(&options->site_files, &options->n_site_files,
-                       &options->site_files_capacity, value);
-        return 1;
-    }
-    if (command_option_value("--fail-if", argc, argv, i, &value)) {
-        if (!value || !*value)
-            return command_usage_error(command, "option '--fail-if' needs a rule"), -1;
-        options->fail_if = value;
-        return 1;
-    }
-    if (command_option_value("--labels", argc, argv, i, &value)) {
-        if (!value || !*value)
-            return command_usage_error(command, "option '--labels' needs a file"), -1;
-        options->labels = value;
-        return 1;
-    }
-    return 0;
-}
-
-int run_command_line(const struct command *command, int argc, char **argv,
-                     struct run_options *options, const char **output, const char *output_what,
-                     int (*extra)(const struct command *command, int argc, char **argv, int *i))
-{
-    for (int i = 1; i < argc; i++) {
-        const char *value;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            command_print_help(stdout, command);
-            return RUN_COMMAND_HELP;
-        }
-        if (command_option_value("--output", argc, argv, &i, &value)
-            || command_option_value("-o", argc, argv, &i, &value)) {
-            if (!value || !*value)
-                return command_usage_error(command, "option '--output' needs a %s", output_what);
-            *output = value;
-            continue;
-        }
-        int taken = run_options_take(command, options, argc, argv, &i);
-        if (taken == 0 && extra)
-            taken = extra(command, argc, argv, &i);
-        if (taken < 0)
-            return EXIT_BAD_INPUT;
-        if (taken == 0)
-            return command_usage_error(command, "unknown option '%s' for '%s'", argv[i],
-                                       command->name);
-    }
-    if (options->labels && options->fail_if)
-        return command_usage_error(command, "give --fail-if or --labels, not both");
-    if (options->n_inputs == 0)
-        return command_usage_error(command, "'%s' needs reports", command->name);
-    if (output && !*output)
-        return command_usage_error(command, "'%s' needs --output %s", command->name,
-                                   output_what);
-    return EXIT_FINE;
-}
 
 void run_options_free(struct run_options *options)
 {
     free(options->inputs);
-    free(options->binaries);
-    free(options->site_files);
+    free(options->tables);
     memset(options, 0, sizeof *options);
 }
 
@@ -237,19 +151,24 @@ static bool collect_programs(const char *path, struct name_index *programs, char
 static bool load_tables(struct run_set *set, struct diag *d)
 {
     const struct run_options *options = set->options;
-    for (size_t i = 0; i < options->n_binaries; i++) {
+    /* The binaries first, then the site-table files.  */
+    for (size_t i = 0; i < options->n_tables; i++) {
+        const struct table_file *table = &options->tables[i];
         bool found;
-        if (!site_catalog_add_binary(&set->catalog, options->binaries[i], &found, d))
+        if (!table->is_binary)
+            continue;
+        if (!site_catalog_add_binary(&set->catalog, table->path, &found, d))
             return false;
         if (!found)
             fprintf(stderr, PROGRAM_NAME ": note: %s has no " SITE_SECTION " section (stripped, "
-                    "or built without the sampler plugin)\n", options->binaries[i]);
+                    "or built without the sampler plugin)\n", table->path);
     }
-    for (size_t i = 0; i < options->n_site_files; i++) {
-        if (!site_catalog_add_file(&set->catalog, options->site_files[i], d))
+    for (size_t i = 0; i < options->n_tables; i++) {
+        if (!options->tables[i].is_binary
+            && !site_catalog_add_file(&set->catalog, options->tables[i].path, d))
             return false;
     }
-    bool automatic = options->n_binaries == 0 && options->n_site_files == 0;
+    bool automatic = options->n_tables == 0;
     struct name_index seen = { 0 };
     char **programs = NULL;
     size_t n_programs = 0, capacity = 0;

@@ -1,9 +1,9 @@
-/* What merge, rank and export share: the command-line inputs (report
-   files, directories of them, aggregates), their site tables, the failure
-   rule, and a walk over every run, one at a time, each with its units'
-   counts added up against their site tables.  */
-#ifndef SAMPLER_REPORT_RUNS_H
-#define SAMPLER_REPORT_RUNS_H
+/* The runs a command reads: its inputs (report files, directories of
+   them, aggregates) expanded, their site tables loaded, the failure rule,
+   and a walk over every run, one at a time, each with its units' counts
+   added up against their site tables.  */
+#ifndef SAMPLER_REPORT_RUN_SET_H
+#define SAMPLER_REPORT_RUN_SET_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -14,53 +14,24 @@
 #include "input/site-table.h"
 #include "support/util.h"
 
+/* A --binary or --sites argument.  */
+struct table_file {
+    const char *path;
+    bool is_binary;
+};
+
+/* The inputs of a command line.  */
 struct run_options {
     const char **inputs;         /* as given */
     size_t n_inputs, inputs_capacity;
-    const char **binaries;       /* --binary, in order */
-    size_t n_binaries, binaries_capacity;
-    const char **site_files;     /* --sites, in order */
-    size_t n_site_files, site_files_capacity;
+    struct table_file *tables;   /* --binary and --sites, in command-line order */
+    size_t n_tables, tables_capacity;
+    size_t n_binaries;
     const char *fail_if;         /* --fail-if */
     const char *labels;          /* --labels */
 };
 
-/* Takes ARGV[*I] if it is an input or an option of run_options (--binary,
-   --sites, --fail-if, --labels), advancing *I past a separate value.
-   Returns 1 if taken, 0 if not one of them, -1 on a usage error (printed,
-   for COMMAND).  */
-struct command;
-int run_options_take(const struct command *command, struct run_options *options, int argc,
-                     char **argv, int *i);
 void run_options_free(struct run_options *options);
-
-/* A whole command line of inputs, run options and --output (-o) VALUE
-   (when OUTPUT is set; OUTPUT_WHAT names it in messages: "file").  EXTRA,
-   if set, is offered every other argument, and answers as
-   run_options_take.  Returns EXIT_FINE, RUN_COMMAND_HELP (the help was
-   printed), or a status after a usage error.  */
-enum { RUN_COMMAND_HELP = -1 };
-int run_command_line(const struct command *command, int argc, char **argv,
-                     struct run_options *options, const char **output, const char *output_what,
-                     int (*extra)(const struct command *command, int argc, char **argv, int *i));
-
-/* Options help shared by the commands.  */
-#define RUN_OPTIONS_HELP \
-    "  INPUT            a report file, a directory of them (every file in it but\n" \
-    "                   hidden ones and stale *.tmp.* files) or an aggregate from\n" \
-    "                   'merge'\n" \
-    "  --binary FILE    a program, shared library or object built with the sampler\n" \
-    "                   plugin, for its site tables (repeatable; without --binary\n" \
-    "                   and --sites, the reports' own programs are read)\n" \
-    "  --sites FILE     a site-table file (-fplugin-arg-sampler-site-table=FILE)\n"
-#define LABEL_OPTIONS_HELP \
-    "  --fail-if=RULE   which runs failed: comma-separated conditions, any of which\n" \
-    "                   makes a run fail: signal, signal=N, status=N, status=N-M\n" \
-    "                   (default " DEFAULT_FAILURE_RULE ": any signal or non-zero\n" \
-    "                   exit status; for crashes, --fail-if=signal is the usual\n" \
-    "                   choice)\n" \
-    "  --labels FILE    each run's outcome instead: lines 'success' or 'failure',\n" \
-    "                   TAB, the report as given\n"
 
 /* One unit of a run, its occurrences added up.  */
 struct run_unit {

@@ -156,72 +156,40 @@ static void write_sites(FILE *out, const struct site_catalog *catalog)
     }
 }
 
-static int run_export(const struct run_options *options, const char *directory)
+static int run_export(const struct invocation *invocation, struct diag *d)
 {
-    struct run_set set;
-    struct diag d;
+    const char *directory = invocation->output;
     struct exporter exporter = { 0 };
-    bool ok = run_set_open(&set, options, true, &d);
+    bool ok = true;
     /* A directory made here is removed again if the export fails.  */
     bool created = false;
-    if (ok && mkdir(directory, 0777) == 0)
+    if (mkdir(directory, 0777) == 0)
         created = true;
-    else if (ok && errno != EEXIST)
-        ok = diag_fail(&d, "cannot create %s: %s", directory, strerror(errno));
+    else if (errno != EEXIST)
+        ok = diag_fail(d, "cannot create %s: %s", directory, strerror(errno));
     for (int t = 0; ok && t < N_TABLES; t++) {
         size_t size = strlen(directory) + strlen(table_names[t]) + 2;
         char *path = xmalloc(size);
         snprintf(path, size, "%s/%s", directory, table_names[t]);
-        ok = output_open(&exporter.files[t], path, &d);
+        ok = output_open(&exporter.files[t], path, d);
         free(path);
     }
     if (ok) {
-        set.progress_label = "exporting";
         fputs("run,origin,program,pid,sparsity,seed,exit_kind,exit_code,label\n",
               exporter.files[RUNS_CSV].file);
         fputs("run,unit,site,counter,count\n", exporter.files[COUNTS_CSV].file);
         fputs("run,unit,site,sampled,tau,count,value,target\n", exporter.files[VALUES_CSV].file);
-        write_sites(exporter.files[SITES_CSV].file, &set.catalog);
-        ok = run_set_visit(&set, export_run, &exporter, &d);
+        write_sites(exporter.files[SITES_CSV].file, &invocation->runs->catalog);
+        ok = run_set_visit(invocation->runs, export_run, &exporter, d);
     }
     for (int t = 0; ok && t < N_TABLES; t++)
-        ok = output_commit(&exporter.files[t], &d);
+        ok = output_commit(&exporter.files[t], d);
     for (int t = 0; t < N_TABLES; t++)
         output_abandon(&exporter.files[t]);
-    if (ok)
-        run_set_explain(&set);
-    else
-        fprintf(stderr, PROGRAM_NAME ": %s\n", d.message);
     if (!ok && created)
         rmdir(directory);
     symbol_namer_free(&exporter.namer);
-    run_set_close(&set);
     return ok ? EXIT_FINE : EXIT_BAD_INPUT;
-}
-
-static int take_format(const struct command *self, int argc, char **argv, int *i)
-{
-    const char *value;
-    if (!command_option_value("--format", argc, argv, i, &value))
-        return 0;
-    if (!value || strcmp(value, "csv") != 0)
-        return command_usage_error(self, "unknown format '%s' (export writes csv)",
-                                   value ? value : ""), -1;
-    return 1;
-}
-
-static int export_main(const struct command *self, int argc, char **argv)
-{
-    struct run_options options = { 0 };
-    const char *output = NULL;
-    int status = run_command_line(self, argc, argv, &options, &output, "DIRECTORY",
-                                  take_format);
-    if (status == EXIT_FINE)
-        status = run_export(&options, output);
-    else if (status == RUN_COMMAND_HELP)
-        status = EXIT_FINE;
-    run_options_free(&options);
-    return status;
 }
 
 const struct command export_command = {
@@ -233,11 +201,17 @@ const struct command export_command = {
                "(one per run, unit, site and counter of every site a run observed) and\n"
                "values.csv (one per run, values site and value of its hot-list).\n"
                "tools/cbi-scores.sql computes rank's scores from them.",
-    .options =
+    .options_help =
         RUN_OPTIONS_HELP
         LABEL_OPTIONS_HELP
         "  --output DIR     where the four tables go (-o DIR; created if missing; each\n"
         "                   file written whole or not at all)\n"
         "  --format=csv     the only format\n",
-    .run = export_main,
+    .inputs = INPUTS_RUNS,
+    .labels = true,
+    .formats = FORMAT_SET(FORMAT_CSV),
+    .formats_expected = "export writes csv",
+    .output_what = "DIRECTORY",
+    .progress = "exporting",
+    .run = run_export,
 };

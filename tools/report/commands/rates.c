@@ -26,12 +26,12 @@
 #include "output/formats.h"
 #include "support/util.h"
 
-static struct {
+struct rates_options {
     double budget;          /* expected samples per run; 0: the training runs' */
-    unsigned long long sparsity;   /* 0: the training runs' */
+    unsigned sparsity;      /* 0: the training runs' */
     unsigned unit;          /* 0: chosen from the rates */
     double min_rate;        /* rates below it: weight 0 */
-} rates_options;
+};
 
 /* One site's estimate, over the runs so far.  */
 struct site_rate {
@@ -158,7 +158,8 @@ static int by_place(const void *pa, const void *pb)
     return c;
 }
 
-static bool write_rates(FILE *out, struct rates_state *state, struct diag *d)
+static bool write_rates(FILE *out, struct rates_state *state,
+                        const struct rates_options *options)
 {
     size_t n = 0;
     for (size_t u = 0; u < state->n_units; u++)
@@ -193,8 +194,8 @@ static bool write_rates(FILE *out, struct rates_state *state, struct diag *d)
     for (size_t i = 0; i < n_trained; i++)
         if (sites[i]->samples == 0)
             sites[i]->visits = (double) n_once / (double) n_unseen / sites[i]->exposure;
-    unsigned long long sparsity = rates_options.sparsity ? rates_options.sparsity : state->sparsity;
-    double budget = rates_options.budget > 0 ? rates_options.budget
+    unsigned long long sparsity = options->sparsity ? options->sparsity : state->sparsity;
+    double budget = options->budget > 0 ? options->budget
                                              : state->samples / (double) state->runs;
     qsort(sites, n_trained, sizeof *sites, by_visits);
     double level = water_level(sites, n_trained, budget);
@@ -202,14 +203,14 @@ static bool write_rates(FILE *out, struct rates_state *state, struct diag *d)
     for (size_t i = 0; i < n_trained; i++) {
         struct site_rate *s = sites[i];
         s->rate = s->visits <= level ? 1 : level / s->visits;
-        if (s->rate < rates_options.min_rate)
+        if (s->rate < options->min_rate)
             s->rate = 0;
         if (s->rate > 0 && s->rate < least_rate)
             least_rate = s->rate;
     }
     /* The unit: sixteen weights to the least rate, so that rounding down
        takes a few percent off a rate at most, within the ABI's bound.  */
-    unsigned unit = rates_options.unit;
+    unsigned unit = options->unit;
     if (!unit) {
         double wanted = ceil(16 / ((double) sparsity * least_rate));
         unit = wanted < 1 ? 1 : wanted > SAMPLER_COUNTDOWN_UNIT_MAX
@@ -253,119 +254,70 @@ static bool write_rates(FILE *out, struct rates_state *state, struct diag *d)
         fputc('\n', out);
     }
     free(sites);
-    (void) d;
     return true;
 }
 
-static int run_rates(const struct run_options *options, const char *output_path)
+static int run_rates(const struct invocation *invocation, struct diag *d)
 {
-    struct run_set set;
-    struct diag d;
+    const struct rates_options *options = COMMAND_OPTIONS(invocation, struct rates_options);
+    struct run_set *set = invocation->runs;
     struct rates_state state = { 0 };
     struct output_file output = { 0 };
-    bool ok = run_set_open(&set, options, false, &d);
-    if (ok) {
-        state.n_units = set.catalog.n_units;
-        state.of_unit = xcalloc(state.n_units ? state.n_units : 1, sizeof *state.of_unit);
-        for (size_t u = 0; u < state.n_units; u++) {
-            const struct unit_table *table = set.catalog.units[u];
-            if (table->n_sites == 0)
-                continue;
-            state.of_unit[u] = xcalloc(table->n_sites, sizeof **state.of_unit);
-            for (unsigned i = 0; i < table->n_sites; i++) {
-                state.of_unit[u][i].table = table;
-                state.of_unit[u][i].site = &table->sites[i];
-            }
+    state.n_units = set->catalog.n_units;
+    state.of_unit = xcalloc(state.n_units ? state.n_units : 1, sizeof *state.of_unit);
+    for (size_t u = 0; u < state.n_units; u++) {
+        const struct unit_table *table = set->catalog.units[u];
+        if (table->n_sites == 0)
+            continue;
+        state.of_unit[u] = xcalloc(table->n_sites, sizeof **state.of_unit);
+        for (unsigned i = 0; i < table->n_sites; i++) {
+            state.of_unit[u][i].table = table;
+            state.of_unit[u][i].site = &table->sites[i];
         }
-        set.progress_label = "reading";
-        ok = run_set_visit(&set, rates_run, &state, &d);
     }
+    bool ok = run_set_visit(set, rates_run, &state, d);
     if (ok && state.runs == 0)
-        ok = diag_fail(&d, "no complete run to train on");
-    if (ok && state.mixed_sparsity && !rates_options.sparsity)
-        ok = diag_fail(&d, "the runs have different sparsities: say which the next build "
+        ok = diag_fail(d, "no complete run to train on");
+    if (ok && state.mixed_sparsity && !options->sparsity)
+        ok = diag_fail(d, "the runs have different sparsities: say which the next build "
                        "runs at with --sparsity=N");
     if (ok)
-        ok = output_open(&output, output_path, &d) && write_rates(output.file, &state, &d)
-             && output_commit(&output, &d);
-    int status = EXIT_BAD_INPUT;
-    if (ok) {
-        run_set_explain(&set);
-        status = EXIT_FINE;
-    } else {
-        if (output.file)
-            output_abandon(&output);
-        fprintf(stderr, PROGRAM_NAME ": %s\n", d.message);
-    }
-    if (state.of_unit) {
-        for (size_t u = 0; u < state.n_units; u++)
-            free(state.of_unit[u]);
-        free(state.of_unit);
-    }
-    run_set_close(&set);
-    return status;
+        ok = output_open(&output, invocation->output, d)
+             && write_rates(output.file, &state, options) && output_commit(&output, d);
+    if (!ok && output.file)
+        output_abandon(&output);
+    for (size_t u = 0; u < state.n_units; u++)
+        free(state.of_unit[u]);
+    free(state.of_unit);
+    return ok ? EXIT_FINE : EXIT_BAD_INPUT;
 }
 
-static int take_rates_option(const struct command *self, int argc, char **argv, int *i)
+static bool is_budget(double budget)
 {
-    const char *value;
-    char *end;
-    if (command_option_value("--budget", argc, argv, i, &value)) {
-        double budget = value && *value ? strtod(value, &end) : -1;
-        if (!value || !*value || *end || !(budget > 0 && budget < 1e18))
-            return command_usage_error(self, "--budget wants a number of samples per run "
-                                       "above 0, not '%s'", value ? value : ""), -1;
-        rates_options.budget = budget;
-        return 1;
-    }
-    if (command_option_value("--sparsity", argc, argv, i, &value)) {
-        unsigned long long sparsity = value && *value && *value != '-'
-                                      ? strtoull(value, &end, 10) : 0;
-        if (!value || !*value || *value == '-' || *end || sparsity < 1
-            || sparsity > 1000000000)
-            return command_usage_error(self, "--sparsity wants a whole number from 1 to "
-                                       "1000000000, not '%s'", value ? value : ""), -1;
-        rates_options.sparsity = sparsity;
-        return 1;
-    }
-    if (command_option_value("--unit", argc, argv, i, &value)) {
-        unsigned long unit = value && *value && *value != '-' ? strtoul(value, &end, 10) : 0;
-        if (!value || !*value || *value == '-' || *end || unit < 1
-            || unit > SAMPLER_COUNTDOWN_UNIT_MAX)
-            return command_usage_error(self, "--unit wants a whole number from 1 to %d, "
-                                       "not '%s'", SAMPLER_COUNTDOWN_UNIT_MAX,
-                                       value ? value : ""), -1;
-        rates_options.unit = (unsigned) unit;
-        return 1;
-    }
-    if (command_option_value("--min-rate", argc, argv, i, &value)) {
-        double rate = value && *value ? strtod(value, &end) : -1;
-        if (!value || !*value || *end || !(rate >= 0 && rate <= 1))
-            return command_usage_error(self, "--min-rate wants a probability from 0 to 1, "
-                                       "not '%s'", value ? value : ""), -1;
-        rates_options.min_rate = rate;
-        return 1;
-    }
-    return 0;
+    return budget > 0 && budget < 1e18;
 }
 
-static int rates_main(const struct command *self, int argc, char **argv)
+static bool is_probability(double p)
 {
-    struct run_options options = { 0 };
-    const char *output = NULL;
-    memset(&rates_options, 0, sizeof rates_options);
-    int status = run_command_line(self, argc, argv, &options, &output, "FILE", take_rates_option);
-    if (status == EXIT_FINE && !output)
-        status = command_usage_error(self, "'rates' needs --output FILE");
-    if (status == EXIT_FINE && (options.fail_if || options.labels))
-        status = command_usage_error(self, "'rates' uses every run alike; --fail-if and "
-                                     "--labels are for 'rank' and 'export'");
-    if (status == EXIT_FINE)
-        status = run_rates(&options, output);
-    else if (status == RUN_COMMAND_HELP)
-        status = EXIT_FINE;
-    run_options_free(&options);
-    return status;
+    return p >= 0 && p <= 1;
+}
+
+static int take_rates_option(const struct invocation *invocation, int argc, char **argv, int *i)
+{
+    struct rates_options *options = COMMAND_OPTIONS(invocation, struct rates_options);
+    int taken = command_real_option(invocation, "--budget", "a number of samples per run "
+                                    "above 0", is_budget, argc, argv, i, &options->budget);
+    if (!taken)
+        taken = command_whole_number_option(invocation, "--sparsity", 1, 1000000000, argc,
+                                            argv, i, &options->sparsity);
+    if (!taken)
+        taken = command_whole_number_option(invocation, "--unit", 1,
+                                            SAMPLER_COUNTDOWN_UNIT_MAX, argc, argv, i,
+                                            &options->unit);
+    if (!taken)
+        taken = command_real_option(invocation, "--min-rate", "a probability from 0 to 1",
+                                    is_probability, argc, argv, i, &options->min_rate);
+    return taken;
 }
 
 const struct command rates_command = {
@@ -375,7 +327,7 @@ const struct command rates_command = {
     .summary = "Train per-site rates for the next build (-fplugin-arg-sampler-rates=FILE):\n"
                "each site sampled so that it is expected to give the same samples per run,\n"
                "at most at every visit, all sites together within the budget.",
-    .options =
+    .options_help =
         RUN_OPTIONS_HELP
         "  --output FILE    the rates file to write (-o FILE); written whole or not at all\n"
         "  --budget=N       expected samples per run, all sites together (default: what\n"
@@ -386,5 +338,10 @@ const struct command rates_command = {
         "                   for the least rate to be within a few percent)\n"
         "  --min-rate=P     sites whose rate falls below P get weight 0: left\n"
         "                   uninstrumented (default 0: none)\n",
-    .run = rates_main,
+    .inputs = INPUTS_RUNS,
+    .output_what = "FILE",
+    .progress = "reading",
+    .options_size = sizeof (struct rates_options),
+    .take_option = take_rates_option,
+    .run = run_rates,
 };

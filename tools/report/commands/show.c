@@ -13,18 +13,7 @@
 #include "support/util.h"
 
 
-/* A --binary or --sites argument.  */
-struct table_file {
-    const char *path;
-    bool is_binary;
-};
-
 struct show_options {
-    const char *report_path;
-    struct table_file *table_files;   /* in command-line order */
-    size_t n_table_files;
-    size_t n_binaries;
-    enum output_format format;
     bool all;
 };
 
@@ -37,53 +26,6 @@ struct table_sources {
     size_t n_missing_programs;
 };
 
-/* parse_show_options's answer when it printed the help: nothing to run.  */
-enum { HELP_GIVEN = -1 };
-
-static int parse_show_options(const struct command *self, int argc, char **argv,
-                              struct show_options *options)
-{
-    bool options_done = false;
-    for (int i = 1; i < argc; i++) {
-        const char *argument = argv[i];
-        const char *value;
-        if (options_done || argument[0] != '-' || strcmp(argument, "-") == 0) {
-            if (options->report_path)
-                return command_usage_error(self, "'show' takes one report; '%s' is a second one",
-                                           argument);
-            options->report_path = argument;
-        } else if (strcmp(argument, "--") == 0) {
-            options_done = true;
-        } else if (strcmp(argument, "--help") == 0 || strcmp(argument, "-h") == 0) {
-            command_print_help(stdout, self);
-            return HELP_GIVEN;
-        } else if (strcmp(argument, "--all") == 0) {
-            options->all = true;
-        } else if (command_option_value("--binary", argc, argv, &i, &value)) {
-            if (!value || !*value)
-                return command_usage_error(self, "option '--binary' needs a file");
-            options->table_files[options->n_table_files++] = (struct table_file) { value, true };
-            options->n_binaries++;
-        } else if (command_option_value("--sites", argc, argv, &i, &value)) {
-            if (!value || !*value)
-                return command_usage_error(self, "option '--sites' needs a file");
-            options->table_files[options->n_table_files++] = (struct table_file) { value, false };
-        } else if (command_option_value("--format", argc, argv, &i, &value)) {
-            if (!value)
-                return command_usage_error(self, "option '--format' needs a value "
-                                           "(text, csv or jsonl)");
-            if (!output_format_parse(value, &options->format))
-                return command_usage_error(self, "unknown format '%s' (expected text, csv "
-                                           "or jsonl)", value);
-        } else {
-            return command_usage_error(self, "unknown option '%s' for 'show'", argument);
-        }
-    }
-    if (!options->report_path)
-        return command_usage_error(self, "'show' needs a report file");
-    return EXIT_FINE;
-}
-
 /* Adds the site tables of the ELF file PATH.  */
 static bool add_binary_tables(struct site_catalog *catalog, const char *path,
                               struct table_sources *sources, struct diag *d)
@@ -95,21 +37,21 @@ static bool add_binary_tables(struct site_catalog *catalog, const char *path,
     return ok;
 }
 
-static bool load_site_tables(const struct show_options *options, const struct report_file *file,
+static bool load_site_tables(const struct run_options *inputs, const struct report_file *file,
                              struct site_catalog *catalog, struct table_sources *sources,
                              struct diag *d)
 {
     /* In command-line order, so that of two different tables under one
        signature the later one is blamed.  */
-    for (size_t i = 0; i < options->n_table_files; i++) {
-        const struct table_file *table_file = &options->table_files[i];
+    for (size_t i = 0; i < inputs->n_tables; i++) {
+        const struct table_file *table_file = &inputs->tables[i];
         bool ok = table_file->is_binary
                   ? add_binary_tables(catalog, table_file->path, sources, d)
                   : site_catalog_add_file(catalog, table_file->path, d);
         if (!ok)
             return false;
     }
-    if (options->n_binaries > 0)
+    if (inputs->n_binaries > 0)
         return true;
     /* Without --binary the reports' own programs are the natural place to
        look; if that fails the runs are still shown, with the units
@@ -249,15 +191,16 @@ static int compare_rows(const void *a, const void *b)
 /* Writes one report; says which of its units have no table, once per
    signature for the whole file (MISSING remembers them).  Returns false if
    a unit had none.  */
-static bool show_report(const struct show_options *options, const struct run_report *report,
+static bool show_report(const struct invocation *invocation, const struct run_report *report,
                         const struct unit_group *groups, size_t n_groups, bool first_report,
                         struct name_index *missing)
 {
+    const struct show_options *options = COMMAND_OPTIONS(invocation, struct show_options);
     size_t n_rows;
     struct site_row *rows = collect_rows(groups, n_groups, options->all, &n_rows);
     if (n_rows > 1)
         qsort(rows, n_rows, sizeof *rows, compare_rows);
-    write_rows(stdout, options->format, report, rows, n_rows, first_report);
+    write_rows(stdout, invocation->format, report, rows, n_rows, first_report);
     free(rows);
     bool complete = true;
     for (size_t g = 0; g < n_groups; g++) {
@@ -270,7 +213,7 @@ static bool show_report(const struct show_options *options, const struct run_rep
         name_index_put(missing, unit->signature, 0);
         fprintf(stderr, PROGRAM_NAME ": unit %s (%s) of %s: no site table found; pass the "
                 "program or library with --binary, or a site-table file with --sites\n",
-                unit->signature, unit->source, options->report_path);
+                unit->signature, unit->source, invocation->inputs.inputs[0]);
     }
     return complete;
 }
@@ -285,16 +228,14 @@ static void explain_sources(const struct table_sources *sources)
                 sources->missing_programs[i]);
 }
 
-static int run_show(const struct show_options *options)
+static int run_show(const struct invocation *invocation, struct diag *d)
 {
+    const struct run_options *inputs = &invocation->inputs;
     struct report_file file;
-    struct diag d;
-    if (!report_file_load(&file, options->report_path, &d)) {
-        fprintf(stderr, PROGRAM_NAME ": %s\n", d.message);
+    if (!report_file_load(&file, inputs->inputs[0], d))
         return EXIT_BAD_INPUT;
-    }
     /* One slot per --binary and per report's program.  */
-    size_t slots = options->n_binaries + file.n_reports;
+    size_t slots = inputs->n_binaries + file.n_reports;
     struct table_sources sources = {
         xcalloc(slots, sizeof(const char *)), 0, xcalloc(slots, sizeof(const char *)), 0,
     };
@@ -302,27 +243,20 @@ static int run_show(const struct show_options *options)
     struct name_index missing = { 0 };
     int status = EXIT_FINE;
     site_catalog_init(&catalog);
-    if (!load_site_tables(options, &file, &catalog, &sources, &d)) {
-        fprintf(stderr, PROGRAM_NAME ": %s\n", d.message);
+    if (!load_site_tables(inputs, &file, &catalog, &sources, d))
         status = EXIT_BAD_INPUT;
-    }
     /* Every report is checked against its tables before anything is
        written, so bad input gives no partial output.  */
     struct unit_group **groups = xcalloc(file.n_reports, sizeof *groups);
     size_t *n_groups = xcalloc(file.n_reports, sizeof *n_groups);
     for (size_t r = 0; status == EXIT_FINE && r < file.n_reports; r++) {
-        if (!group_units(&file.reports[r], &catalog, &groups[r], &n_groups[r], &d)) {
-            fprintf(stderr, PROGRAM_NAME ": %s\n", d.message);
+        if (!group_units(&file.reports[r], &catalog, &groups[r], &n_groups[r], d))
             status = EXIT_BAD_INPUT;
-        }
     }
     for (size_t r = 0; status != EXIT_BAD_INPUT && r < file.n_reports; r++) {
-        if (!show_report(options, &file.reports[r], groups[r], n_groups[r], r == 0, &missing))
+        if (!show_report(invocation, &file.reports[r], groups[r], n_groups[r], r == 0,
+                         &missing))
             status = EXIT_INCOMPLETE;
-    }
-    if (status != EXIT_BAD_INPUT && (fflush(stdout) != 0 || ferror(stdout))) {
-        fprintf(stderr, PROGRAM_NAME ": cannot write the output\n");
-        status = EXIT_BAD_INPUT;
     }
     if (status == EXIT_INCOMPLETE)
         explain_sources(&sources);
@@ -338,20 +272,13 @@ static int run_show(const struct show_options *options)
     return status;
 }
 
-static int show_main(const struct command *self, int argc, char **argv)
+static int take_show_option(const struct invocation *invocation, int argc, char **argv, int *i)
 {
-    /* At most one --binary or --sites per argument.  */
-    size_t slots = argc > 0 ? (size_t) argc : 1;
-    struct show_options options = {
-        NULL, xcalloc(slots, sizeof(struct table_file)), 0, 0, OUTPUT_TEXT, false,
-    };
-    int status = parse_show_options(self, argc, argv, &options);
-    if (status == EXIT_FINE)
-        status = run_show(&options);
-    else if (status == HELP_GIVEN)
-        status = EXIT_FINE;
-    free(options.table_files);
-    return status;
+    (void) argc;
+    if (strcmp(argv[*i], "--all") != 0)
+        return 0;
+    COMMAND_OPTIONS(invocation, struct show_options)->all = true;
+    return 1;
 }
 
 const struct command show_command = {
@@ -360,7 +287,7 @@ const struct command show_command = {
     .summary = "Show a report (one run, or several written back to back to one file):\n"
                "one row per site with its location, function, scheme, predicate and\n"
                "counts, a unit's occurrences added up.",
-    .options =
+    .options_help =
         "  REPORT           a report file written by the sampler runtime ('-' reads\n"
         "                   stdin)\n"
         "  --binary FILE    a program, shared library or object built with the sampler\n"
@@ -371,5 +298,10 @@ const struct command show_command = {
         "  --format=FORMAT  text (default), csv (one row per site and counter) or jsonl\n"
         "                   (run metadata, then one object per site)\n"
         "  --all            also list the sites of the report's units that saw nothing\n",
-    .run = show_main,
+    .inputs = INPUTS_ONE_REPORT,
+    .formats = FORMAT_SET(FORMAT_TEXT) | FORMAT_SET(FORMAT_CSV) | FORMAT_SET(FORMAT_JSONL),
+    .formats_expected = "expected text, csv or jsonl",
+    .options_size = sizeof (struct show_options),
+    .take_option = take_show_option,
+    .run = run_show,
 };

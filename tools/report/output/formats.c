@@ -3,6 +3,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *output_format_name(enum output_format format)
+{
+    static const char *const names[N_OUTPUT_FORMATS] = {
+        [FORMAT_TEXT] = "text", [FORMAT_CSV] = "csv", [FORMAT_JSONL] = "jsonl",
+        [FORMAT_HTML] = "html",
+    };
+    return names[format];
+}
+
 /* TEXT with control characters made visible, so one row stays one line.  */
 void append_visible(struct byte_buffer *buffer, const char *text)
 {
@@ -205,4 +214,35 @@ void write_escaped(FILE *out, const char *text)
         else
             fputc(*p, out);
     }
+}
+
+void html_text(FILE *out, const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *) text; *p; p++) {
+        switch (*p) {
+        case '&': fputs("&amp;", out); break;
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '"': fputs("&quot;", out); break;
+        case '\t': fputs("    ", out); break;
+        default:
+            if (*p < 0x20 || *p == 0x7f)
+                fprintf(out, "&#x%x;", 0x2400 + (*p == 0x7f ? 0x21 : *p));
+            else
+                fputc(*p, out);
+        }
+    }
+}
+
+void html_page_start(FILE *out, const char *title, const char *style)
+{
+    fputs("<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>\n<title>", out);
+    html_text(out, title);
+    fputs("</title>\n<style>\n"
+          "body{font-family:sans-serif;margin:2em;color:#222}\n"
+          "table{border-collapse:collapse;margin-bottom:1.5em}\n"
+          "td,th{text-align:left;vertical-align:top}\n"
+          "td.n{text-align:right;font-variant-numeric:tabular-nums}\n", out);
+    fputs(style, out);
+    fputs("</style></head><body>\n", out);
 }

@@ -1,13 +1,21 @@
-/* Writing text for people and machines: aligned text tables, CSV fields
-   (RFC 4180) and JSON strings.  */
-#ifndef SAMPLER_REPORT_TEXTOUT_H
-#define SAMPLER_REPORT_TEXTOUT_H
+/* The output formats, and writing text for people and machines in them:
+   aligned text tables, CSV fields (RFC 4180), JSON strings and HTML.  */
+#ifndef SAMPLER_REPORT_FORMATS_H
+#define SAMPLER_REPORT_FORMATS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
 #include "support/util.h"
+
+/* What a command's --format chooses, and a set of them.  */
+enum output_format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSONL, FORMAT_HTML, N_OUTPUT_FORMATS };
+#define FORMAT_SET(format) (1u << (format))
+#define FORMAT_SET_ALL (FORMAT_SET(N_OUTPUT_FORMATS) - 1)
+
+/* Its name on the command line: "text", "csv", "jsonl", "html".  */
+const char *output_format_name(enum output_format format);
 
 /* Appends TEXT with control characters made visible (\\n, \\t, \\xNN), so
    one row stays one line.  */
@@ -44,7 +52,7 @@ void json_key(FILE *out, const char *key, bool first);
 void json_string_or_null(FILE *out, const char *text);
 
 /* TEXT as HTML character data or attribute value: markup characters as
-   entities, control characters as visible symbols (html.c).  */
+   entities, control characters as visible symbols.  */
 void html_text(FILE *out, const char *text);
 
 /* The start of a self-contained page, up to and including <body>: TITLE

@@ -8,42 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "statistics/predicates.h"
-#include "statistics/ranking.h"
-#include "output/sources.h"
+#include "output/ranking.h"
+
 #include "output/formats.h"
+#include "statistics/predicates.h"
 #include "support/util.h"
-
-void html_text(FILE *out, const char *text)
-{
-    for (const unsigned char *p = (const unsigned char *) text; *p; p++) {
-        switch (*p) {
-        case '&': fputs("&amp;", out); break;
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '"': fputs("&quot;", out); break;
-        case '\t': fputs("    ", out); break;
-        default:
-            if (*p < 0x20 || *p == 0x7f)
-                fprintf(out, "&#x%x;", 0x2400 + (*p == 0x7f ? 0x21 : *p));
-            else
-                fputc(*p, out);
-        }
-    }
-}
-
-void html_page_start(FILE *out, const char *title, const char *style)
-{
-    fputs("<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>\n<title>", out);
-    html_text(out, title);
-    fputs("</title>\n<style>\n"
-          "body{font-family:sans-serif;margin:2em;color:#222}\n"
-          "table{border-collapse:collapse;margin-bottom:1.5em}\n"
-          "td,th{text-align:left;vertical-align:top}\n"
-          "td.n{text-align:right;font-variant-numeric:tabular-nums}\n", out);
-    fputs(style, out);
-    fputs("</style></head><body>\n", out);
-}
 
 static double clamp01(double value)
 {
@@ -115,9 +84,10 @@ static void write_table(FILE *out, const struct ranking *ranking,
 }
 
 void write_ranking_html(FILE *out, const struct ranking *ranking,
-                        const char *const *source_dirs, size_t n_source_dirs)
+                        const struct source_dirs *source_dirs)
 {
-    struct sources sources = { source_dirs, n_source_dirs, NULL, 0, 0 };
+    struct sources sources;
+    sources_init(&sources, source_dirs);
     fputs("<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>\n"
           "<title>sampler-report rank</title>\n<style>\n"
           "body{font-family:sans-serif;margin:2em;color:#222}\n"

@@ -7,25 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool output_format_parse(const char *name, enum output_format *format)
-{
-    static const struct {
-        const char *name;
-        enum output_format format;
-    } formats[] = {
-        { "text", OUTPUT_TEXT },
-        { "csv", OUTPUT_CSV },
-        { "jsonl", OUTPUT_JSONL },
-    };
-    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
-        if (strcmp(name, formats[i].name) == 0) {
-            *format = formats[i].format;
-            return true;
-        }
-    }
-    return false;
-}
-
 /* ---- Counter values ---------------------------------------------------- */
 
 enum value_state {
@@ -475,19 +456,18 @@ void write_rows(FILE *out, enum output_format format, const struct run_report *r
                 const struct site_row *rows, size_t n_rows, bool first_report)
 {
     switch (format) {
-    case OUTPUT_TEXT:
-        if (!first_report)
-            fputc('\n', out);
-        write_text(out, report, rows, n_rows);
-        break;
-    case OUTPUT_CSV:
+    case FORMAT_CSV:
         if (first_report)
             fputs("unit,site,file,line,column,function,scheme,predicate,counter,count,rate,"
                   "estimate\n", out);
         write_csv(out, report, rows, n_rows);
         break;
-    case OUTPUT_JSONL:
+    case FORMAT_JSONL:
         write_jsonl(out, report, rows, n_rows);
         break;
+    default:
+        if (!first_report)
+            fputc('\n', out);
+        write_text(out, report, rows, n_rows);
     }
 }

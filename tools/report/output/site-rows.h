@@ -1,6 +1,7 @@
-/* Writing observed sites as a text table, CSV or JSON lines.  */
-#ifndef SAMPLER_REPORT_FORMAT_H
-#define SAMPLER_REPORT_FORMAT_H
+/* `show''s rows: a run's observed sites as a text table, CSV or JSON
+   lines.  */
+#ifndef SAMPLER_REPORT_SITE_ROWS_H
+#define SAMPLER_REPORT_SITE_ROWS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -8,11 +9,7 @@
 
 #include "input/report-reader.h"
 #include "input/site-table.h"
-
-enum output_format { OUTPUT_TEXT, OUTPUT_CSV, OUTPUT_JSONL };
-
-/* "text", "csv" or "jsonl".  */
-bool output_format_parse(const char *name, enum output_format *format);
+#include "output/formats.h"
 
 /* One site of one unit of a run, with its counts.  */
 struct site_row {

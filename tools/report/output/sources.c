@@ -1,6 +1,7 @@
 /* Source files, read once each, for the pages that show source lines.  */
 #include "output/sources.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,11 @@ static bool try_read(const char *path, struct source_file *file)
         line = newline + 1;
     }
     return true;
+}
+
+void sources_init(struct sources *sources, const struct source_dirs *dirs)
+{
+    *sources = (struct sources) { dirs->dirs, dirs->n_dirs, NULL, 0, 0 };
 }
 
 const struct source_file *sources_find(struct sources *sources, const char *name)
@@ -64,21 +70,4 @@ void sources_free(struct sources *sources)
         free(sources->files[i].lines);
     }
     free(sources->files);
-}
-
-int source_dir_option(const struct command *self, int argc, char **argv, int *i,
-                      struct source_dirs *dirs)
-{
-    const char *value;
-    if (!command_option_value("--source-dir", argc, argv, i, &value))
-        return 0;
-    if (!value || !*value) {
-        command_usage_error(self, "option '--source-dir' needs a directory");
-        return -1;
-    }
-    void *items = dirs->dirs;
-    grow_array(&items, &dirs->capacity, dirs->n_dirs + 1, sizeof *dirs->dirs);
-    dirs->dirs = items;
-    dirs->dirs[dirs->n_dirs++] = value;
-    return 1;
 }

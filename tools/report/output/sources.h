@@ -7,7 +7,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "commands/command.h"
 #include "support/util.h"
 
 /* Source files read so far, by the name the site table gives.  */
@@ -36,13 +35,8 @@ struct source_dirs {
     const char **dirs;
     size_t n_dirs, capacity;
 };
-#define SOURCE_DIR_OPTION_HELP \
-    "  --source-dir DIR where to look for source files the site tables name that\n" \
-    "                   are not found as named (repeatable)\n"
 
-/* Matches ARGV[*I] against --source-dir DIR, adding DIR to DIRS.  Returns
-   0 if it is another option, 1 when taken, -1 after a usage error.  */
-int source_dir_option(const struct command *self, int argc, char **argv, int *i,
-                      struct source_dirs *dirs);
+/* No file read yet; DIRS are where to look besides the name itself.  */
+void sources_init(struct sources *sources, const struct source_dirs *dirs);
 
 #endif

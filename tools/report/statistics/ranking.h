@@ -1,14 +1,13 @@
 /* The result of `sampler-report rank': the universe of predicates over the
    catalog's units, the ranking before elimination and the elimination
-   steps, for the output formats (rank.c writes text, CSV and JSON lines;
-   html.c the page).  */
-#ifndef SAMPLER_REPORT_RANK_H
-#define SAMPLER_REPORT_RANK_H
+   steps (ranking.c), for the output formats (output/ranking.h).  */
+#ifndef SAMPLER_REPORT_RANKING_H
+#define SAMPLER_REPORT_RANKING_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
+#include "combining/run-set.h"
 #include "input/site-table.h"
 #include "statistics/stats.h"
 
@@ -55,7 +54,20 @@ struct ranking {
     unsigned long n_unexplained;    /* failing runs left when elimination stopped */
 };
 
-void write_ranking_html(FILE *out, const struct ranking *ranking,
-                        const char *const *source_dirs, size_t n_source_dirs);
+/* How predicates are scored and which are kept (the command's options).  */
+struct ranking_rule {
+    double confidence;              /* of Increase's lower bound, e.g. 0.95 */
+    enum increase_interval interval;
+    unsigned long min_failing;      /* kept: true in at least this many failing runs */
+    size_t top;                     /* the best before elimination listed; 0: all kept */
+};
+
+/* Ranks the predicates of SET's runs (walking them once) into RANKING,
+   whose predicates are numbered in UNIVERSE.  */
+bool ranking_compute(struct ranking *ranking, struct universe *universe, struct run_set *set,
+                     const struct ranking_rule *rule, struct diag *d);
+
+void ranking_free(struct ranking *ranking);
+void universe_free(struct universe *universe);
 
 #endif

@@ -25,14 +25,12 @@
 /* Steps shown of one path: a path visits each block once.  */
 #define MAX_STEPS 4096
 
-static struct {
+struct paths_options {
     unsigned top;
     const char *function;
-    enum command_format format;
-    struct source_dirs source_dirs;
     const char *write_interesting;  /* each function's --hot paths to this file */
     unsigned hot;
-} paths_options;
+};
 
 struct path_total {
     unsigned long long path;
@@ -57,6 +55,7 @@ struct function_paths {
 };
 
 struct paths_state {
+    const struct paths_options *options;
     size_t **slot_of;             /* per catalog unit, per site: position + 1 */
     size_t n_units;
     struct function_paths *functions;
@@ -141,7 +140,8 @@ static bool paths_run(void *context, const struct run_view *run, struct diag *d)
             const unsigned long long *slots = unit->totals->values + site->first_counter;
             if (slots[PATH_SLOT_SAMPLED] == 0 || sparsity == 0 || site->weight == 0)
                 continue;
-            if (paths_options.function && strcmp(site->function, paths_options.function) != 0)
+            const char *only = state->options->function;
+            if (only && strcmp(site->function, only) != 0)
                 continue;
             /* The exits of the function's regions are visits of its
                paths site: each traversal is sampled at the site's rate.  */
@@ -307,7 +307,8 @@ static struct function_view *make_views(const struct paths_state *state,
         struct function_view *view = &views[i];
         view->paths = f;
         view->table = path_catalog_find(catalog, f->table->signature, f->site->index);
-        view->n_shown = f->n_paths < paths_options.top ? f->n_paths : paths_options.top;
+        unsigned top = state->options->top;
+        view->n_shown = f->n_paths < top ? f->n_paths : top;
         view->shown = xcalloc(view->n_shown ? view->n_shown : 1, sizeof *view->shown);
         for (size_t p = 0; p < view->n_shown; p++)
             decode_path(f, view->table, &f->paths[p], &view->shown[p]);
@@ -562,10 +563,11 @@ static void write_source(FILE *out, const struct function_view *view, struct sou
 
 /* One self-contained page: per function, a table of its hot paths and its
    source with each path's lines and branch directions marked.  */
-static void write_html(FILE *out, const struct function_view *views, size_t n)
+static void write_html(FILE *out, const struct function_view *views, size_t n,
+                       const struct source_dirs *source_dirs)
 {
-    struct sources sources = { paths_options.source_dirs.dirs,
-                               paths_options.source_dirs.n_dirs, NULL, 0, 0 };
+    struct sources sources;
+    sources_init(&sources, source_dirs);
     html_page_start(out, "sampler-report paths",
                     "td,th{padding:.15em .5em}\n"
                     "table.paths td,table.paths th{border-bottom:1px solid #ddd}\n"
@@ -625,8 +627,11 @@ static bool load_path_tables(const struct run_set *set, struct path_catalog *cat
                              struct diag *d)
 {
     const struct run_options *options = set->options;
-    for (size_t i = 0; i < options->n_binaries + set->n_programs; i++) {
-        const char *path = i < options->n_binaries ? options->binaries[i]
+    /* The binaries, in order, then the reports' programs.  */
+    for (size_t i = 0, b = 0; i < options->n_binaries + set->n_programs; i++) {
+        while (i < options->n_binaries && !options->tables[b].is_binary)
+            b++;
+        const char *path = i < options->n_binaries ? options->tables[b++].path
                                                    : set->programs[i - options->n_binaries];
         struct byte_buffer section = { 0 };
         bool found = false;
@@ -650,11 +655,13 @@ static bool load_path_tables(const struct run_set *set, struct path_catalog *cat
         }
         buffer_free(&section);
     }
-    for (size_t i = 0; i < options->n_site_files; i++) {
+    for (size_t i = 0; i < options->n_tables; i++) {
+        const char *name = options->tables[i].path;
+        if (options->tables[i].is_binary)
+            continue;
         struct byte_buffer contents = { 0 };
-        bool ok = read_whole_file(options->site_files[i], &contents, d)
-                  && path_catalog_read_text(catalog, contents.data, contents.size,
-                                            options->site_files[i], d);
+        bool ok = read_whole_file(name, &contents, d)
+                  && path_catalog_read_text(catalog, contents.data, contents.size, name, d);
         buffer_free(&contents);
         if (!ok)
             return false;
@@ -668,7 +675,8 @@ static bool write_interesting(const struct paths_state *state,
                               const struct path_catalog *catalog,
                               const struct run_options *options, struct diag *d)
 {
-    const char *name = paths_options.write_interesting;
+    const char *name = state->options->write_interesting;
+    unsigned hot = state->options->hot;
     FILE *out = fopen(name, "w");
     if (!out)
         return diag_fail(d, "cannot write %s: %s", name, strerror(errno));
@@ -682,8 +690,7 @@ static bool write_interesting(const struct paths_state *state,
                            "--sites", f->site->function);
             break;
         }
-        for (size_t p = 0; ok && p < f->n_paths && (!paths_options.hot || p < paths_options.hot);
-             p++)
+        for (size_t p = 0; ok && p < f->n_paths && (!hot || p < hot); p++)
             ok = interesting_write_path(out, f->site->function, f->site->file, fn,
                                         f->paths[p].path, d);
     }
@@ -692,23 +699,33 @@ static bool write_interesting(const struct paths_state *state,
     return ok;
 }
 
-static int run_paths(const struct run_options *options)
+static void write_paths(FILE *out, const struct invocation *invocation,
+                        const struct function_view *views, size_t n)
 {
-    struct run_set set;
-    struct diag d;
+    switch (invocation->format) {
+    case FORMAT_CSV:
+        write_csv(out, views, n);
+        break;
+    case FORMAT_JSONL:
+        write_jsonl(out, views, n);
+        break;
+    case FORMAT_HTML:
+        write_html(out, views, n, &invocation->source_dirs);
+        break;
+    default:
+        write_text(out, views, n);
+    }
+}
+
+static int run_paths(const struct invocation *invocation, struct diag *d)
+{
+    struct run_set *set = invocation->runs;
     struct paths_state state = { 0 };
     struct path_catalog catalog = { 0 };
-    bool ok = run_set_open(&set, options, false, &d);
-    if (ok) {
-        state.n_units = set.catalog.n_units;
-        state.slot_of = xcalloc(state.n_units ? state.n_units : 1, sizeof *state.slot_of);
-        ok = load_path_tables(&set, &catalog, &d);
-    }
-    if (ok) {
-        set.progress_label = "reading";
-        ok = run_set_visit(&set, paths_run, &state, &d);
-    }
-    int status = EXIT_BAD_INPUT;
+    state.options = COMMAND_OPTIONS(invocation, struct paths_options);
+    state.n_units = set->catalog.n_units;
+    state.slot_of = xcalloc(state.n_units ? state.n_units : 1, sizeof *state.slot_of);
+    bool ok = load_path_tables(set, &catalog, d) && run_set_visit(set, paths_run, &state, d);
     if (ok) {
         /* The index is not used after this.  */
         for (size_t i = 0; i < state.n_functions; i++)
@@ -717,88 +734,61 @@ static int run_paths(const struct run_options *options)
         qsort(state.functions, state.n_functions, sizeof *state.functions,
               functions_by_traversals);
         struct function_view *views = make_views(&state, &catalog);
-        if (paths_options.write_interesting)
-            ok = write_interesting(&state, &catalog, options, &d);
-        if (!ok)
-            fprintf(stderr, PROGRAM_NAME ": %s\n", d.message);
-        else if (paths_options.format == FORMAT_CSV)
-            write_csv(stdout, views, state.n_functions);
-        else if (paths_options.format == FORMAT_JSONL)
-            write_jsonl(stdout, views, state.n_functions);
-        else if (paths_options.format == FORMAT_HTML)
-            write_html(stdout, views, state.n_functions);
-        else
-            write_text(stdout, views, state.n_functions);
+        if (state.options->write_interesting)
+            ok = write_interesting(&state, &catalog, &invocation->inputs, d);
+        if (ok)
+            write_paths(stdout, invocation, views, state.n_functions);
         free_views(views, state.n_functions);
-        run_set_explain(&set);
-        status = ok && fflush(stdout) == 0 && !ferror(stdout) ? EXIT_FINE : EXIT_BAD_INPUT;
-    } else {
-        fprintf(stderr, PROGRAM_NAME ": %s\n", d.message);
     }
-    if (state.slot_of) {
-        for (size_t u = 0; u < state.n_units; u++)
-            free(state.slot_of[u]);
-        free(state.slot_of);
-    }
+    for (size_t u = 0; u < state.n_units; u++)
+        free(state.slot_of[u]);
+    free(state.slot_of);
     for (size_t i = 0; i < state.n_functions; i++) {
         free(state.functions[i].paths);
         free(state.functions[i].index);
     }
     free(state.functions);
     path_catalog_free(&catalog);
-    run_set_close(&set);
-    return status;
+    return ok ? EXIT_FINE : EXIT_BAD_INPUT;
 }
 
-static int take_paths_option(const struct command *self, int argc, char **argv, int *i)
+static int take_paths_option(const struct invocation *invocation, int argc, char **argv, int *i)
 {
+    struct paths_options *options = COMMAND_OPTIONS(invocation, struct paths_options);
+    const struct command *self = invocation->command;
     const char *value;
-    int taken = command_format_option(self, argc, argv, i, FORMAT_SET_ALL,
-                                      &paths_options.format);
-    if (!taken)
-        taken = source_dir_option(self, argc, argv, i, &paths_options.source_dirs);
-    if (taken)
-        return taken;
     if (command_option_value("--function", argc, argv, i, &value)) {
         if (!value || !*value)
             return command_usage_error(self, "--function wants a function's name"), -1;
-        paths_options.function = value;
+        options->function = value;
         return 1;
     }
     if (command_option_value("--write-interesting", argc, argv, i, &value)) {
         if (!value || !*value)
             return command_usage_error(self, "--write-interesting wants a file name"), -1;
-        paths_options.write_interesting = value;
+        options->write_interesting = value;
         return 1;
     }
-    taken = command_whole_number_option(self, "--hot", 1, 1000000, argc, argv, i,
-                                        &paths_options.hot);
-    if (taken != 0)
-        return taken;
-    return command_whole_number_option(self, "--top", 1, 1000000, argc, argv, i,
-                                       &paths_options.top);
+    int taken = command_whole_number_option(invocation, "--hot", 1, 1000000, argc, argv, i,
+                                            &options->hot);
+    if (!taken)
+        taken = command_whole_number_option(invocation, "--top", 1, 1000000, argc, argv, i,
+                                            &options->top);
+    return taken;
 }
 
-static int paths_main(const struct command *self, int argc, char **argv)
+static int check_paths_options(const struct invocation *invocation)
 {
-    struct run_options options = { 0 };
-    paths_options.top = 10;
-    paths_options.function = NULL;
-    paths_options.format = FORMAT_TEXT;
-    paths_options.source_dirs.n_dirs = 0;
-    paths_options.write_interesting = NULL;
-    paths_options.hot = 0;
-    int status = run_command_line(self, argc, argv, &options, NULL, NULL, take_paths_option);
-    if (status == EXIT_FINE && paths_options.hot && !paths_options.write_interesting)
-        status = command_usage_error(self, "--hot goes with --write-interesting");
-    if (status == EXIT_FINE)
-        status = run_paths(&options);
-    else if (status == RUN_COMMAND_HELP)
-        status = EXIT_FINE;
-    run_options_free(&options);
-    free(paths_options.source_dirs.dirs);
-    paths_options.source_dirs = (struct source_dirs) { 0 };
-    return status;
+    const struct paths_options *options = COMMAND_OPTIONS(invocation, struct paths_options);
+    if (options->hot && !options->write_interesting)
+        return command_usage_error(invocation->command,
+                                   "--hot goes with --write-interesting");
+    return EXIT_FINE;
+}
+
+static void init_paths_options(void *options)
+{
+    *(struct paths_options *) options = (struct paths_options) { .top = 10 };
 }
 
 const struct command paths_command = {
@@ -812,7 +802,7 @@ const struct command paths_command = {
                "a 95% interval (exact at rate 1; else the Poisson score interval on the\n"
                "count), spelled as the source lines it runs through,\n"
                "the directions of its branches and the line where it leaves its region.",
-    .options =
+    .options_help =
         RUN_OPTIONS_HELP
         "  --function=F     only function F\n"
         "  --top=N          paths shown per function, 1 to 1000000 (10)\n"
@@ -824,5 +814,14 @@ const struct command paths_command = {
         "                   interesting-paths file, for the plugin's\n"
         "                   paths-interesting=FILE (docs/paths.md)\n"
         "  --hot=N          with --write-interesting: each function's N hottest (all)\n",
-    .run = paths_main,
+    .inputs = INPUTS_RUNS,
+    .formats = FORMAT_SET_ALL,
+    .formats_expected = "text, csv, jsonl or html",
+    .source_dirs = true,
+    .progress = "reading",
+    .options_size = sizeof (struct paths_options),
+    .init = init_paths_options,
+    .take_option = take_paths_option,
+    .check = check_paths_options,
+    .run = run_paths,
 };

@@ -32,13 +32,11 @@
 #define CLASS_CAPACITY 65536
 
 
-static struct {
+struct subpaths_options {
     unsigned top;
     unsigned length;               /* 0: every length */
     double confidence;
-    enum command_format format;
-    struct source_dirs source_dirs;
-} subpaths_options;
+};
 
 /* A distinct subpath: its blocks as sites of the catalog's tables.  */
 struct subpath_spelled {
@@ -297,13 +295,14 @@ static char *sites_text(const struct subpath_spelled *s)
     return sites;
 }
 
-static void write_csv(FILE *out, const struct shown *shown, size_t n_shown)
+static void write_csv(FILE *out, const struct subpaths_options *options,
+                      const struct shown *shown, size_t n_shown)
 {
     fputs("rank,estimate,low,high,confidence,length,count,scale,file,blocks,sites\n", out);
     for (size_t i = 0; i < n_shown; i++) {
         const struct shown *s = &shown[i];
         fprintf(out, "%zu,%.0f,%.0f,%.0f,%g,%u,%llu,%.6g,", i + 1, s->estimate, s->low,
-                s->high, subpaths_options.confidence, s->spelled->length, s->count,
+                s->high, options->confidence, s->spelled->length, s->count,
                 s->scale);
         csv_field(out, s->spelled->sites[0]->file, false);
         char *blocks = blocks_text(s->spelled);
@@ -316,13 +315,14 @@ static void write_csv(FILE *out, const struct shown *shown, size_t n_shown)
 }
 
 /* One object per subpath, its blocks in an array.  */
-static void write_jsonl(FILE *out, const struct shown *shown, size_t n_shown)
+static void write_jsonl(FILE *out, const struct subpaths_options *options,
+                        const struct shown *shown, size_t n_shown)
 {
     for (size_t i = 0; i < n_shown; i++) {
         const struct shown *s = &shown[i];
         fprintf(out, "{\"rank\":%zu,\"estimate\":%.17g,\"low\":%.17g,\"high\":%.17g,"
                 "\"confidence\":%g,\"length\":%u,\"count\":%llu,\"scale\":%.17g",
-                i + 1, s->estimate, s->low, s->high, subpaths_options.confidence,
+                i + 1, s->estimate, s->low, s->high, options->confidence,
                 s->spelled->length, s->count, s->scale);
         fputs(",\"blocks\":[", out);
         char *sites = sites_text(s->spelled);
@@ -348,14 +348,15 @@ static void write_jsonl(FILE *out, const struct shown *shown, size_t n_shown)
     }
 }
 
-static void write_text(FILE *out, const struct subpaths_state *state, const struct shown *shown,
+static void write_text(FILE *out, const struct subpaths_options *options,
+                       const struct subpaths_state *state, const struct shown *shown,
                        size_t n_shown)
 {
     fprintf(out, "%llu subpath lists, %llu subpaths sampled (%llu dropped, "
             "%llu in units without a site table); estimated counts with "
             "Chernoff bounds at %g%% confidence\n",
             state->lists, state->offered, state->dropped, state->unspelled,
-            100 * subpaths_options.confidence);
+            100 * options->confidence);
     for (size_t i = 0; i < n_shown; i++) {
         const struct shown *s = &shown[i];
         fprintf(out, "%zu. %.0f [%.0f, %.0f]  %u blocks, %llu in the sample\n   ",
@@ -367,11 +368,14 @@ static void write_text(FILE *out, const struct subpaths_state *state, const stru
 
 /* One self-contained page: a row per subpath, its blocks as function:line
    with their source lines where the files are found.  */
-static void write_html(FILE *out, const struct subpaths_state *state,
-                       const struct shown *shown, size_t n_shown)
+static void write_html(FILE *out, const struct invocation *invocation,
+                       const struct subpaths_state *state, const struct shown *shown,
+                       size_t n_shown)
 {
-    struct sources sources = { subpaths_options.source_dirs.dirs,
-                               subpaths_options.source_dirs.n_dirs, NULL, 0, 0 };
+    const struct subpaths_options *options = COMMAND_OPTIONS(invocation,
+                                                             struct subpaths_options);
+    struct sources sources;
+    sources_init(&sources, &invocation->source_dirs);
     html_page_start(out, "sampler-report subpaths",
                     "td,th{padding:.2em .5em;border-bottom:1px solid #ddd}\n"
                     "ol.blocks{margin:0;padding-left:2.5em;font-family:monospace}\n"
@@ -382,7 +386,7 @@ static void write_html(FILE *out, const struct subpaths_state *state,
             "without a site table). Surely hottest first: by the lower bound of the estimated "
             "count, then the estimate; bounds are Chernoff bounds at %g%% confidence (exact "
             "where the scale is 1).</p>\n", state->lists, state->offered, state->dropped,
-            state->unspelled, 100 * subpaths_options.confidence);
+            state->unspelled, 100 * options->confidence);
     if (n_shown == 0) {
         fputs("<p>No subpaths were sampled.</p>\n", out);
     } else {
@@ -422,63 +426,68 @@ static void write_html(FILE *out, const struct subpaths_state *state,
     sources_free(&sources);
 }
 
-static int run_subpaths(const struct run_options *options)
+/* The subpaths of the classes STATE combined (only those of --length),
+   surely hottest first, at most --top of them; *N_SHOWN of them.  */
+static struct shown *hottest(const struct subpaths_state *state,
+                             const struct subpaths_options *options, size_t *n_shown)
 {
-    struct run_set set;
-    struct diag d;
-    struct subpaths_state state = { 0 };
-    hot_random_init(&state.random, HOT_RANDOM_SEED);
-    bool ok = run_set_open(&set, options, false, &d);
-    if (ok) {
-        set.progress_label = "reading";
-        ok = run_set_visit(&set, subpaths_run, &state, &d);
-    }
-    int status = EXIT_BAD_INPUT;
-    if (ok) {
-        size_t n_shown = 0;
-        struct shown *shown = NULL;
-        for (size_t c = 0; c < state.n_classes; c++) {
-            const struct hot_list *list = &state.classes[c].list;
-            if (subpaths_options.length && subpaths_options.length != 1U << state.classes[c].n)
+    struct shown *shown = NULL;
+    *n_shown = 0;
+    for (size_t c = 0; c < state->n_classes; c++) {
+        const struct hot_list *list = &state->classes[c].list;
+        if (options->length && options->length != 1U << state->classes[c].n)
+            continue;
+        shown = xrealloc(shown, (*n_shown + list->n_entries + 1) * sizeof *shown);
+        for (unsigned i = 0; i < list->n_entries; i++) {
+            if (list->entries[i].count == 0)
                 continue;
-            shown = xrealloc(shown, (n_shown + list->n_entries + 1) * sizeof *shown);
-            for (unsigned i = 0; i < list->n_entries; i++) {
-                if (list->entries[i].count == 0)
-                    continue;
-                struct shown *s = &shown[n_shown++];
-                s->spelled = &state.spelled[list->entries[i].value];
-                s->count = list->entries[i].count;
-                s->scale = list->tau;
-                s->estimate = (double)s->count * s->scale;
-                /* At scale 1 (rate 1, every length, tau 1) every
-                   occurrence is counted: the count is exact.  */
-                if (s->scale == 1) {
-                    s->low = s->high = s->estimate;
-                } else {
-                    chernoff_bounds((double)s->count, subpaths_options.confidence,
-                                    &s->low, &s->high);
-                    s->low *= s->scale;
-                    s->high *= s->scale;
-                }
+            struct shown *s = &shown[(*n_shown)++];
+            s->spelled = &state->spelled[list->entries[i].value];
+            s->count = list->entries[i].count;
+            s->scale = list->tau;
+            s->estimate = (double)s->count * s->scale;
+            /* At scale 1 (rate 1, every length, tau 1) every occurrence is
+               counted: the count is exact.  */
+            if (s->scale == 1) {
+                s->low = s->high = s->estimate;
+            } else {
+                chernoff_bounds((double)s->count, options->confidence, &s->low, &s->high);
+                s->low *= s->scale;
+                s->high *= s->scale;
             }
         }
-        if (n_shown > 1)
-            qsort(shown, n_shown, sizeof *shown, by_estimate);
-        if (n_shown > subpaths_options.top)
-            n_shown = subpaths_options.top;
-        if (subpaths_options.format == FORMAT_CSV)
-            write_csv(stdout, shown, n_shown);
-        else if (subpaths_options.format == FORMAT_JSONL)
-            write_jsonl(stdout, shown, n_shown);
-        else if (subpaths_options.format == FORMAT_HTML)
-            write_html(stdout, &state, shown, n_shown);
-        else
-            write_text(stdout, &state, shown, n_shown);
+    }
+    if (*n_shown > 1)
+        qsort(shown, *n_shown, sizeof *shown, by_estimate);
+    if (*n_shown > options->top)
+        *n_shown = options->top;
+    return shown;
+}
+
+static int run_subpaths(const struct invocation *invocation, struct diag *d)
+{
+    const struct subpaths_options *options = COMMAND_OPTIONS(invocation,
+                                                             struct subpaths_options);
+    struct subpaths_state state = { 0 };
+    hot_random_init(&state.random, HOT_RANDOM_SEED);
+    bool ok = run_set_visit(invocation->runs, subpaths_run, &state, d);
+    if (ok) {
+        size_t n_shown;
+        struct shown *shown = hottest(&state, options, &n_shown);
+        switch (invocation->format) {
+        case FORMAT_CSV:
+            write_csv(stdout, options, shown, n_shown);
+            break;
+        case FORMAT_JSONL:
+            write_jsonl(stdout, options, shown, n_shown);
+            break;
+        case FORMAT_HTML:
+            write_html(stdout, invocation, &state, shown, n_shown);
+            break;
+        default:
+            write_text(stdout, options, &state, shown, n_shown);
+        }
         free(shown);
-        run_set_explain(&set);
-        status = fflush(stdout) == 0 && !ferror(stdout) ? EXIT_FINE : EXIT_BAD_INPUT;
-    } else {
-        fprintf(stderr, PROGRAM_NAME ": %s\n", d.message);
     }
     for (size_t c = 0; c < state.n_classes; c++)
         hot_list_free(&state.classes[c].list);
@@ -489,60 +498,40 @@ static int run_subpaths(const struct run_options *options)
     }
     free(state.spelled);
     name_index_free(&state.ids);
-    run_set_close(&set);
-    return status;
+    return ok ? EXIT_FINE : EXIT_BAD_INPUT;
 }
 
-static int take_subpaths_option(const struct command *self, int argc, char **argv, int *i)
+static bool is_confidence(double p)
 {
+    return p > 0 && p < 1;
+}
+
+static int take_subpaths_option(const struct invocation *invocation, int argc, char **argv,
+                                int *i)
+{
+    struct subpaths_options *options = COMMAND_OPTIONS(invocation, struct subpaths_options);
     const char *value;
     char *end;
-    int taken = command_format_option(self, argc, argv, i, FORMAT_SET_ALL,
-                                      &subpaths_options.format);
-    if (!taken)
-        taken = source_dir_option(self, argc, argv, i, &subpaths_options.source_dirs);
-    if (taken)
-        return taken;
-    taken = command_whole_number_option(self, "--top", 1, 100000, argc, argv, i,
-                                        &subpaths_options.top);
+    int taken = command_whole_number_option(invocation, "--top", 1, 100000, argc, argv, i,
+                                            &options->top);
     if (taken)
         return taken;
     if (command_option_value("--length", argc, argv, i, &value)) {
         long n = value && *value ? strtol(value, &end, 10) : -1;
         if (!value || !*value || *end || n < 2 || n > 1024 || (n & (n - 1)) != 0)
-            return command_usage_error(self, "--length wants a power of two from 2 to 1024, "
-                                       "not '%s'", value ? value : ""), -1;
-        subpaths_options.length = (unsigned) n;
+            return command_usage_error(invocation->command, "--length wants a power of two "
+                                       "from 2 to 1024, not '%s'", value ? value : ""), -1;
+        options->length = (unsigned) n;
         return 1;
     }
-    if (command_option_value("--confidence", argc, argv, i, &value)) {
-        double p = value && *value ? strtod(value, &end) : -1;
-        if (!value || !*value || *end || !(p > 0 && p < 1))
-            return command_usage_error(self, "--confidence wants a number above 0 and "
-                                       "below 1, not '%s'", value ? value : ""), -1;
-        subpaths_options.confidence = p;
-        return 1;
-    }
-    return 0;
+    return command_real_option(invocation, "--confidence", "a number above 0 and below 1",
+                               is_confidence, argc, argv, i, &options->confidence);
 }
 
-static int subpaths_main(const struct command *self, int argc, char **argv)
+static void init_subpaths_options(void *options)
 {
-    struct run_options options = { 0 };
-    subpaths_options.top = 10;
-    subpaths_options.length = 0;
-    subpaths_options.confidence = 0.95;
-    subpaths_options.format = FORMAT_TEXT;
-    subpaths_options.source_dirs.n_dirs = 0;
-    int status = run_command_line(self, argc, argv, &options, NULL, NULL, take_subpaths_option);
-    if (status == EXIT_FINE)
-        status = run_subpaths(&options);
-    else if (status == RUN_COMMAND_HELP)
-        status = EXIT_FINE;
-    run_options_free(&options);
-    free(subpaths_options.source_dirs.dirs);
-    subpaths_options.source_dirs = (struct source_dirs) { 0 };
-    return status;
+    *(struct subpaths_options *) options = (struct subpaths_options) { .top = 10,
+                                                                       .confidence = 0.95 };
 }
 
 const struct command subpaths_command = {
@@ -553,7 +542,7 @@ const struct command subpaths_command = {
                "run, surely hottest first (by the lower bound): each one's estimated count\n"
                "(its first block's rate taken into account) with its Chernoff bounds and\n"
                "its blocks as function:line.",
-    .options =
+    .options_help =
         RUN_OPTIONS_HELP
         "  --top=N          subpaths shown, 1 to 100000 (10)\n"
         "  --length=L       only subpaths of L blocks, a power of two from 2 to 1024\n"
@@ -562,5 +551,13 @@ const struct command subpaths_command = {
         "                   object per subpath, its blocks in \"blocks\") or html (one\n"
         "                   page, each block with its source line)\n"
         SOURCE_DIR_OPTION_HELP,
-    .run = subpaths_main,
+    .inputs = INPUTS_RUNS,
+    .formats = FORMAT_SET_ALL,
+    .formats_expected = "text, csv, jsonl or html",
+    .source_dirs = true,
+    .progress = "reading",
+    .options_size = sizeof (struct subpaths_options),
+    .init = init_subpaths_options,
+    .take_option = take_subpaths_option,
+    .run = run_subpaths,
 };

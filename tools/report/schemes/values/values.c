@@ -15,11 +15,10 @@
 
 #define CONFIDENCE 0.95
 
-static struct {
+struct values_options {
     double min_share;
     unsigned top;
-    enum command_format format;
-} values_options;
+};
 
 /* One site's list, combined over the runs so far.  */
 struct site_values {
@@ -31,6 +30,7 @@ struct site_values {
 };
 
 struct values_state {
+    const struct values_options *options;
     /* Per catalog unit, per site: its position in SITES plus 1, or 0.  */
     size_t **slot_of;
     size_t n_units;
@@ -170,12 +170,11 @@ static int by_visits(const void *pa, const void *pb)
     return a->site->index < b->site->index ? -1 : a->site->index > b->site->index;
 }
 
-static const struct values_state *shown_state;
-
-static void value_text(const struct site_values *v, uint64_t value, char *out, size_t size)
+static void value_text(const struct values_state *state, const struct site_values *v,
+                       uint64_t value, char *out, size_t size)
 {
-    if (v->is_target && value < shown_state->n_target_names)
-        snprintf(out, size, "%s", shown_state->target_names[value]);
+    if (v->is_target && value < state->n_target_names)
+        snprintf(out, size, "%s", state->target_names[value]);
     else if (v->is_pointer)
         snprintf(out, size, "0x%llx", (unsigned long long) value);
     else if (v->site->bound_kind == BOUND_SIGNED)
@@ -184,38 +183,39 @@ static void value_text(const struct site_values *v, uint64_t value, char *out, s
         snprintf(out, size, "%llu", (unsigned long long) value);
 }
 
-static const char *site_flag(const struct site_values *v)
+static const char *site_flag(const struct values_state *state, const struct site_values *v)
 {
     if (v->list.n_entries == 1)
         return "invariant";
     if (v->list.n_entries > 0) {
         struct hot_estimate top;
         hot_list_estimate(&v->list, 0, CONFIDENCE, &top);
-        if (top.share_low >= values_options.min_share)
+        if (top.share_low >= state->options->min_share)
             return "semi-invariant";
     }
     return "";
 }
 
-static unsigned shown_values(const struct site_values *v)
+static unsigned shown_values(const struct values_state *state, const struct site_values *v)
 {
-    return v->list.n_entries < values_options.top ? v->list.n_entries : values_options.top;
+    unsigned top = state->options->top;
+    return v->list.n_entries < top ? v->list.n_entries : top;
 }
 
 static void write_text(FILE *out, const struct values_state *state)
 {
     for (size_t s = 0; s < state->n_sites; s++) {
         const struct site_values *v = &state->sites[s];
-        const char *flag = site_flag(v);
+        const char *flag = site_flag(state, v);
         fprintf(out, "%s:%u:%u  %s  %s  visits %.0f  tau %g  sample %llu%s%s\n",
                 v->site->file, v->site->line, v->site->column, v->site->function,
                 v->site->predicate, v->list.visits, v->list.tau, hot_list_size(&v->list),
                 *flag ? "  " : "", flag);
-        for (unsigned i = 0; i < shown_values(v); i++) {
+        for (unsigned i = 0; i < shown_values(state, v); i++) {
             struct hot_estimate e;
             char text[512];
             hot_list_estimate(&v->list, i, CONFIDENCE, &e);
-            value_text(v, v->list.entries[i].value, text, sizeof text);
+            value_text(state, v, v->list.entries[i].value, text, sizeof text);
             fprintf(out, "    %-20s  visits %.0f [%.0f, %.0f]  share %.1f%% [%.1f%%, %.1f%%]\n",
                     text, e.visits, e.visits_low, e.visits_high, 100 * e.share,
                     100 * e.share_low, 100 * e.share_high);
@@ -229,12 +229,12 @@ static void write_csv(FILE *out, const struct values_state *state)
           "value,visits,visits_low,visits_high,share,share_low,share_high\n", out);
     for (size_t s = 0; s < state->n_sites; s++) {
         const struct site_values *v = &state->sites[s];
-        const char *flag = site_flag(v);
-        for (unsigned i = 0; i < shown_values(v); i++) {
+        const char *flag = site_flag(state, v);
+        for (unsigned i = 0; i < shown_values(state, v); i++) {
             struct hot_estimate e;
             char text[512];
             hot_list_estimate(&v->list, i, CONFIDENCE, &e);
-            value_text(v, v->list.entries[i].value, text, sizeof text);
+            value_text(state, v, v->list.entries[i].value, text, sizeof text);
             csv_field(out, v->site->file, false);
             fprintf(out, "%u,%u,", v->site->line, v->site->column);
             csv_field(out, v->site->function, false);
@@ -264,13 +264,13 @@ static void write_jsonl(FILE *out, const struct values_state *state)
         fprintf(out, ",\"site\":%u,\"visits\":%.17g,\"tau\":%.17g,\"sample\":%llu",
                 v->site->index, v->list.visits, v->list.tau, hot_list_size(&v->list));
         json_key(out, "flag", false);
-        json_string_or_null(out, *site_flag(v) ? site_flag(v) : NULL);
+        json_string_or_null(out, *site_flag(state, v) ? site_flag(state, v) : NULL);
         fputs(",\"values\":[", out);
-        for (unsigned i = 0; i < shown_values(v); i++) {
+        for (unsigned i = 0; i < shown_values(state, v); i++) {
             struct hot_estimate e;
             char text[512];
             hot_list_estimate(&v->list, i, CONFIDENCE, &e);
-            value_text(v, v->list.entries[i].value, text, sizeof text);
+            value_text(state, v, v->list.entries[i].value, text, sizeof text);
             fprintf(out, "%s{\"value\":", i ? "," : "");
             json_string(out, text);
             fprintf(out, ",\"count\":%llu,\"visits\":%.17g,\"visits_low\":%.17g,"
@@ -299,7 +299,7 @@ static void write_html(FILE *out, const struct values_state *state)
           "the sample.</p>\n", out);
     for (size_t s = 0; s < state->n_sites; s++) {
         const struct site_values *v = &state->sites[s];
-        const char *flag = site_flag(v);
+        const char *flag = site_flag(state, v);
         char where[64];
         snprintf(where, sizeof where, ":%u:%u", v->site->line, v->site->column);
         fputs("<h2>", out);
@@ -313,11 +313,11 @@ static void write_html(FILE *out, const struct values_state *state)
                 v->list.tau, hot_list_size(&v->list), *flag ? ", " : "", flag);
         fputs("<table><tr><th>value</th><th>visits</th><th>95%</th><th>share</th>"
               "<th>95%</th><th></th></tr>\n", out);
-        for (unsigned i = 0; i < shown_values(v); i++) {
+        for (unsigned i = 0; i < shown_values(state, v); i++) {
             struct hot_estimate e;
             char text[512];
             hot_list_estimate(&v->list, i, CONFIDENCE, &e);
-            value_text(v, v->list.entries[i].value, text, sizeof text);
+            value_text(state, v, v->list.entries[i].value, text, sizeof text);
             fputs("<tr><td class=\"v\">", out);
             html_text(out, text);
             fprintf(out, "</td><td>%.0f</td><td>%.0f&ndash;%.0f</td><td>%.1f%%</td>"
@@ -334,91 +334,76 @@ static void write_html(FILE *out, const struct values_state *state)
     fputs("</body></html>\n", out);
 }
 
-static int run_values(const struct run_options *options)
+static void write_values(FILE *out, enum output_format format,
+                         const struct values_state *state)
 {
-    struct run_set set;
-    struct diag d;
-    struct values_state state = { 0 };
-    bool ok = run_set_open(&set, options, false, &d);
-    if (ok) {
-        state.n_units = set.catalog.n_units;
-        state.slot_of = xcalloc(state.n_units ? state.n_units : 1, sizeof *state.slot_of);
-        hot_random_init(&state.random, HOT_RANDOM_SEED);
-        hot_list_init(&state.scratch, 1);
-        set.progress_label = "reading";
-        ok = run_set_visit(&set, values_run, &state, &d);
+    switch (format) {
+    case FORMAT_CSV:
+        write_csv(out, state);
+        break;
+    case FORMAT_JSONL:
+        write_jsonl(out, state);
+        break;
+    case FORMAT_HTML:
+        write_html(out, state);
+        break;
+    default:
+        write_text(out, state);
     }
-    int status = EXIT_BAD_INPUT;
+}
+
+static int run_values(const struct invocation *invocation, struct diag *d)
+{
+    struct run_set *set = invocation->runs;
+    struct values_state state = { 0 };
+    state.options = COMMAND_OPTIONS(invocation, struct values_options);
+    state.n_units = set->catalog.n_units;
+    state.slot_of = xcalloc(state.n_units ? state.n_units : 1, sizeof *state.slot_of);
+    hot_random_init(&state.random, HOT_RANDOM_SEED);
+    hot_list_init(&state.scratch, 1);
+    bool ok = run_set_visit(set, values_run, &state, d);
     if (ok) {
         for (size_t s = 0; s < state.n_sites; s++)
             hot_list_sort(&state.sites[s].list);
         qsort(state.sites, state.n_sites, sizeof *state.sites, by_visits);
-        shown_state = &state;
-        if (values_options.format == FORMAT_CSV)
-            write_csv(stdout, &state);
-        else if (values_options.format == FORMAT_JSONL)
-            write_jsonl(stdout, &state);
-        else if (values_options.format == FORMAT_HTML)
-            write_html(stdout, &state);
-        else
-            write_text(stdout, &state);
-        run_set_explain(&set);
-        status = fflush(stdout) == 0 && !ferror(stdout) ? EXIT_FINE : EXIT_BAD_INPUT;
-    } else {
-        fprintf(stderr, PROGRAM_NAME ": %s\n", d.message);
+        write_values(stdout, invocation->format, &state);
     }
-    if (state.slot_of) {
-        for (size_t u = 0; u < state.n_units; u++)
-            free(state.slot_of[u]);
-        free(state.slot_of);
-        for (size_t s = 0; s < state.n_sites; s++)
-            hot_list_free(&state.sites[s].list);
-        free(state.sites);
-        hot_list_free(&state.scratch);
-    }
+    for (size_t u = 0; u < state.n_units; u++)
+        free(state.slot_of[u]);
+    free(state.slot_of);
+    for (size_t s = 0; s < state.n_sites; s++)
+        hot_list_free(&state.sites[s].list);
+    free(state.sites);
+    hot_list_free(&state.scratch);
     for (size_t i = 0; i < state.n_target_names; i++)
         free(state.target_names[i]);
     free(state.target_names);
     free(state.target_slots);
     name_index_free(&state.target_index);
     symbol_namer_free(&state.namer);
-    run_set_close(&set);
-    return status;
+    return ok ? EXIT_FINE : EXIT_BAD_INPUT;
 }
 
-static int take_values_option(const struct command *self, int argc, char **argv, int *i)
+static bool is_share(double share)
 {
-    const char *value;
-    int taken = command_format_option(self, argc, argv, i, FORMAT_SET_ALL,
-                                      &values_options.format);
-    if (taken)
-        return taken;
-    if (command_option_value("--min-share", argc, argv, i, &value)) {
-        char *end;
-        double p = value && *value ? strtod(value, &end) : -1;
-        if (!value || !*value || *end || !(p > 0 && p <= 1))
-            return command_usage_error(self, "--min-share wants a number above 0 and at "
-                                       "most 1, not '%s'", value ? value : ""), -1;
-        values_options.min_share = p;
-        return 1;
-    }
-    return command_whole_number_option(self, "--top", 1, 1024, argc, argv, i,
-                                       &values_options.top);
+    return share > 0 && share <= 1;
 }
 
-static int values_main(const struct command *self, int argc, char **argv)
+static int take_values_option(const struct invocation *invocation, int argc, char **argv,
+                              int *i)
 {
-    struct run_options options = { 0 };
-    values_options.min_share = 0.9;
-    values_options.top = 5;
-    values_options.format = FORMAT_TEXT;
-    int status = run_command_line(self, argc, argv, &options, NULL, NULL, take_values_option);
-    if (status == EXIT_FINE)
-        status = run_values(&options);
-    else if (status == RUN_COMMAND_HELP)
-        status = EXIT_FINE;
-    run_options_free(&options);
-    return status;
+    struct values_options *options = COMMAND_OPTIONS(invocation, struct values_options);
+    int taken = command_real_option(invocation, "--min-share", "a number above 0 and at most 1",
+                                    is_share, argc, argv, i, &options->min_share);
+    if (!taken)
+        taken = command_whole_number_option(invocation, "--top", 1, 1024, argc, argv, i,
+                                            &options->top);
+    return taken;
+}
+
+static void init_values_options(void *options)
+{
+    *(struct values_options *) options = (struct values_options) { .min_share = 0.9, .top = 5 };
 }
 
 const struct command values_command = {
@@ -430,12 +415,19 @@ const struct command values_command = {
                "intervals (visits: Poisson score interval on the count, times tau; share:\n"
                "Wilson on the count out of the sample), flagged invariant (one value) or\n"
                "semi-invariant (the top share's lower bound at least P).",
-    .options =
+    .options_help =
         RUN_OPTIONS_HELP
         "  --min-share=P    the share, above 0 and at most 1, whose lower bound makes a\n"
         "                   site semi-invariant (0.9)\n"
         "  --top=N          values shown per site, 1 to 1024 (5)\n"
         "  --format=F       text (default), csv (one row per site and value), jsonl\n"
         "                   (one object per site) or html (one page, a bar per value)\n",
-    .run = values_main,
+    .inputs = INPUTS_RUNS,
+    .formats = FORMAT_SET_ALL,
+    .formats_expected = "text, csv, jsonl or html",
+    .progress = "reading",
+    .options_size = sizeof (struct values_options),
+    .init = init_values_options,
+    .take_option = take_values_option,
+    .run = run_values,
 };
