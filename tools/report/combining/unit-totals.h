@@ -1,11 +1,11 @@
 /* A unit's counters added up over its occurrences, the way the report
-   format says, by each scheme's merge kind (runtime/schemes.def): counts
-   are summed; a bounds site's minimum is the least and its maximum the
-   greatest of those observed; hot-lists are combined as concise samples
-   (hotlist.h).  This needs the unit's site table, which
-   says each site's scheme and value kind.  */
-#ifndef SAMPLER_REPORT_COUNTS_H
-#define SAMPLER_REPORT_COUNTS_H
+   format says, by each site's merge kind (runtime/schemes.def,
+   schemes/registry.h): counts are summed; a bounds site's minimum is the
+   least and its maximum the greatest of those observed; hot-lists are
+   combined as concise samples; path tables path by path.  This needs the
+   unit's site table, which says each site's scheme and value kind.  */
+#ifndef SAMPLER_REPORT_UNIT_TOTALS_H
+#define SAMPLER_REPORT_UNIT_TOTALS_H
 
 #include <stdbool.h>
 

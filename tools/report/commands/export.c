@@ -78,7 +78,7 @@ static void write_hot_list(struct exporter *exporter, const struct run_view *run
             fprintf(out, "%lld,", (long long) value);
         else
             fprintf(out, "%llu,", (unsigned long long) value);
-        if (site->scheme == SAMPLER_SCHEME_INDIRECT_CALLS) {
+        if (scheme_infos[site->scheme].report->values_are_functions) {
             char name[512];
             symbol_namer_name(&exporter->namer, run->report, value, name, sizeof name);
             csv_field(out, name, true);

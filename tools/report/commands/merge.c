@@ -3,10 +3,11 @@
 #include "commands/command.h"
 #include "output/aggregate-writer.h"
 #include "output/output-file.h"
+#include "schemes/registry.h"
 
 struct merge_context {
     FILE *out;
-    unsigned long runs_with_subpaths;
+    unsigned long runs_with_records[SAMPLER_N_SCHEMES];   /* a scheme's own records */
 };
 
 static bool merge_run(void *context, const struct run_view *run, struct diag *d)
@@ -14,8 +15,29 @@ static bool merge_run(void *context, const struct run_view *run, struct diag *d)
     struct merge_context *merge = context;
     (void) d;
     aggregate_write_run(merge->out, run);
-    merge->runs_with_subpaths += run->report->n_subpath_lists > 0;
+    for (int s = 0; s < SAMPLER_N_SCHEMES; s++)
+        merge->runs_with_records[s] += run->report->scheme_records[s] != NULL;
     return true;
+}
+
+/* Schemes' own records (subpath lists) name what they hold by the
+   report's own units: they stay in the reports, and the user is told, in
+   D, the note the runner prints last.  */
+static void note_records_left(const struct merge_context *merge, struct diag *d)
+{
+    size_t used = 0;
+    for (int s = 0; s < SAMPLER_N_SCHEMES; s++) {
+        unsigned long n = merge->runs_with_records[s];
+        const struct scheme_records *records = scheme_infos[s].report->records;
+        if (n == 0 || used >= sizeof d->message)
+            continue;
+        used += (size_t) snprintf(d->message + used, sizeof d->message - used,
+                                  "%s%lu %s %s are not carried into the aggregate: give the "
+                                  "reports to 'sampler-report %s'",
+                                  used ? "\n" PROGRAM_NAME ": " : "", n,
+                                  n == 1 ? "run's" : "runs'", records->what,
+                                  records->command);
+    }
 }
 
 static int run_merge(const struct invocation *invocation, struct diag *d)
@@ -24,7 +46,7 @@ static int run_merge(const struct invocation *invocation, struct diag *d)
     struct output_file output = { 0 };
     if (!output_open(&output, invocation->output, d))
         return EXIT_BAD_INPUT;
-    struct merge_context merge = { output.file, 0 };
+    struct merge_context merge = { output.file, { 0 } };
     aggregate_write_start(output.file, &set->catalog);
     bool ok = run_set_visit(set, merge_run, &merge, d);
     if (ok) {
@@ -35,12 +57,7 @@ static int run_merge(const struct invocation *invocation, struct diag *d)
         output_abandon(&output);
         return EXIT_BAD_INPUT;
     }
-    /* Subpath lists name their blocks by the report's own units: they stay
-       in the reports, and the user is told.  */
-    if (merge.runs_with_subpaths > 0)
-        diag_fail(d, "%lu %s subpath lists are not carried into the aggregate: give the "
-                  "reports to 'sampler-report subpaths'", merge.runs_with_subpaths,
-                  merge.runs_with_subpaths == 1 ? "run's" : "runs'");
+    note_records_left(&merge, d);
     return EXIT_FINE;
 }
 

@@ -19,7 +19,6 @@
 #include <string.h>
 
 #include "commands/command.h"
-#include "schemes/values/hotlist.h"
 #include "output/output-file.h"
 #include "combining/run-set.h"
 #include "schemes/registry.h"
@@ -52,23 +51,6 @@ struct rates_state {
     bool mixed_sparsity;
     unsigned long runs;
 };
-
-/* How many sampled visits SITE's counters VALUES record.  */
-static double site_samples(const struct site *site, const unsigned long long *values)
-{
-    switch (scheme_infos[site->scheme].merge) {
-    case SAMPLER_MERGE_MIN_MAX:
-        return (double) values[MIN_MAX_SLOT_COUNT];
-    case SAMPLER_MERGE_HOT_LIST:
-        return (double) values[HOT_SLOT_SAMPLED];
-    default: {
-        double sum = 0;
-        for (unsigned c = 0; c < site->n_counters; c++)
-            sum += (double) values[c];
-        return sum;
-    }
-    }
-}
 
 static bool rates_run(void *context, const struct run_view *run, struct diag *d)
 {

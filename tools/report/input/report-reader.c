@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "input/record.h"
+#include "schemes/registry.h"
 
 enum header_field { HEADER_PROGRAM, HEADER_PID, HEADER_SPARSITY, HEADER_SEED, HEADER_PARENT,
                     HEADER_RESET, HEADER_EXIT, HEADER_INTERIM, HEADER_COUNTDOWN_UNIT,
@@ -26,6 +27,7 @@ struct report_parser {
     struct name_index first_occurrence;   /* signature -> index in report->units */
     char *object;                     /* named by the last 'object' record */
     bool after_object;                /* no 'unit' record since it */
+    int records_of;                   /* the scheme whose records began; -1: none yet */
     struct diag *d;
 };
 
@@ -39,22 +41,12 @@ static void unit_counts_free(struct unit_counts *unit)
     free(unit->object);
 }
 
-static void subpath_lists_free(struct run_report *report)
-{
-    for (size_t i = 0; i < report->n_subpath_lists; i++) {
-        struct subpath_list *list = &report->subpath_lists[i];
-        for (size_t e = 0; e < list->n_entries; e++)
-            free(list->entries[e].blocks);
-        free(list->entries);
-    }
-    free(report->subpath_lists);
-    report->subpath_lists = NULL;
-    report->n_subpath_lists = 0;
-}
-
 void run_report_free(struct run_report *report)
 {
-    subpath_lists_free(report);
+    for (int s = 0; s < SAMPLER_N_SCHEMES; s++) {
+        if (report->scheme_records[s])
+            scheme_infos[s].report->records->free(report->scheme_records[s]);
+    }
     for (size_t i = 0; i < report->n_units; i++)
         unit_counts_free(&report->units[i]);
     free(report->units);
@@ -384,106 +376,21 @@ static bool parse_loaded(struct report_parser *parser)
     return true;
 }
 
-/* "subpaths MAX LENGTHS OFFERED TAU-LOG2 CAPACITY DROPPED": a thread's
-   subpath hot-list; its entries follow.  */
-static bool parse_subpath_list(struct report_parser *parser)
+/* The scheme whose records include one named NAME, and that kind.  */
+static bool find_scheme_record(struct text_slice name, int *scheme,
+                               const struct scheme_record_kind **kind)
 {
-    struct record_reader *reader = &parser->reader;
-    const struct record *record = &parser->record;
-    const struct text_slice *f = record->fields;
-    struct run_report *report = parser->report;
-    struct diag *d = parser->d;
-    struct subpath_list list = { 0 };
-    unsigned long long max;
-
-    if (record->n_fields != 7)
-        return record_fail(reader, d, "'subpaths' record has %zu fields, expected 7",
-                           record->n_fields);
-    list.line_number = reader->line_number;
-    if (!field_to_u64(reader, f[1], "longest subpath", 1024, &max, d))
-        return false;
-    for (list.max_log2 = 1; list.max_log2 <= 10 && (1ULL << list.max_log2) != max;
-         list.max_log2++)
-        ;
-    if (list.max_log2 > 10)
-        return record_fail(reader, d, "longest subpath %llu is not a power of two from 2 "
-                           "to 1024", max);
-    if (slice_equals(f[2], "all"))
-        list.all_lengths = true;
-    else if (!slice_equals(f[2], "osp"))
-        return record_fail(reader, d, "subpath lengths must be 'osp' or 'all'");
-    if (!field_to_u64(reader, f[3], "subpaths offered", ULLONG_MAX, &list.offered, d)
-        || !field_to_u64(reader, f[4], "tau-log2", 63, &list.tau_log2, d)
-        || !field_to_u64(reader, f[5], "capacity", UINT_MAX, &list.capacity, d)
-        || !field_to_u64(reader, f[6], "subpaths dropped", ULLONG_MAX, &list.dropped, d))
-        return false;
-    if (list.capacity == 0)
-        return record_fail(reader, d, "a subpath list of capacity 0");
-    void *items = report->subpath_lists;
-    grow_array(&items, &report->subpath_lists_capacity, report->n_subpath_lists + 1,
-               sizeof *report->subpath_lists);
-    report->subpath_lists = items;
-    report->subpath_lists[report->n_subpath_lists++] = list;
-    return true;
-}
-
-/* "subpath COUNT U:S U:S...": an entry of the last list.  */
-static bool parse_subpath(struct report_parser *parser)
-{
-    struct record_reader *reader = &parser->reader;
-    const struct record *record = &parser->record;
-    struct run_report *report = parser->report;
-    struct diag *d = parser->d;
-
-    if (report->n_subpath_lists == 0)
-        return record_fail(reader, d, "'subpath' record before any 'subpaths' record");
-    struct subpath_list *list = &report->subpath_lists[report->n_subpath_lists - 1];
-    size_t length = record->n_fields - 2;
-    if (record->n_fields < 4 || (length & (length - 1)) != 0
-        || length > (1UL << list->max_log2))
-        return record_fail(reader, d, "a subpath of %zu blocks: expected a power of two "
-                           "from 2 to %llu", record->n_fields < 2 ? 0 : length,
-                           1ULL << list->max_log2);
-    if (list->n_entries >= list->capacity)
-        return record_fail(reader, d, "more subpaths than the list's capacity %llu",
-                           list->capacity);
-    struct subpath_entry entry = { 0 };
-    entry.line_number = reader->line_number;
-    entry.length = (unsigned) length;
-    if (!field_to_u64(reader, record->fields[1], "subpath count", ULLONG_MAX, &entry.count, d))
-        return false;
-    if (entry.count == 0)
-        return record_fail(reader, d, "a subpath with count 0");
-    entry.blocks = xcalloc(length, sizeof *entry.blocks);
-    for (size_t b = 0; b < length; b++) {
-        struct text_slice field = record->fields[b + 2];
-        size_t colon = 0;
-        while (colon < field.size && field.data[colon] != ':')
-            colon++;
-        struct text_slice unit = { field.data, colon };
-        struct text_slice site = { field.data + colon + 1,
-                                   colon < field.size ? field.size - colon - 1 : 0 };
-        if (colon == field.size
-            || !field_to_unsigned(reader, unit, "subpath block's unit", &entry.blocks[b].unit, d)
-            || !field_to_unsigned(reader, site, "subpath block's site", &entry.blocks[b].site, d)) {
-            if (colon == field.size)
-                record_fail(reader, d, "subpath block %zu is not UNIT:SITE", b + 1);
-            free(entry.blocks);
-            return false;
-        }
-        if (entry.blocks[b].unit >= report->n_units
-            || entry.blocks[b].site >= report->units[entry.blocks[b].unit].n_sites) {
-            record_fail(reader, d, "subpath block %u:%u names no site of the report's units",
-                        entry.blocks[b].unit, entry.blocks[b].site);
-            free(entry.blocks);
-            return false;
+    for (int s = 0; s < SAMPLER_N_SCHEMES; s++) {
+        const struct scheme_records *records = scheme_infos[s].report->records;
+        for (size_t k = 0; records && k < records->n_kinds; k++) {
+            if (slice_equals(name, records->kinds[k].name)) {
+                *scheme = s;
+                *kind = &records->kinds[k];
+                return true;
+            }
         }
     }
-    void *items = list->entries;
-    grow_array(&items, &list->entries_capacity, list->n_entries + 1, sizeof *list->entries);
-    list->entries = items;
-    list->entries[list->n_entries++] = entry;
-    return true;
+    return false;
 }
 
 static bool starts_with_digit(struct text_slice field)
@@ -506,6 +413,8 @@ static bool parse_body(struct report_parser *parser)
                              reader->origin, reader->line_number);
         struct text_slice name = record->fields[0];
         struct unit_counts *current = report->n_units ? &report->units[report->n_units - 1] : NULL;
+        const struct scheme_record_kind *kind;
+        int scheme;
         int header = -1;
         for (int i = 0; i < HEADER_COUNT; i++) {
             if (slice_equals(name, header_names[i]))
@@ -520,14 +429,15 @@ static bool parse_body(struct report_parser *parser)
                                    header_names[header]);
             if (!parse_header_field(parser, (enum header_field) header))
                 return false;
-        } else if (slice_equals(name, "subpaths")) {
-            if (!check_header_complete(parser) || !parse_subpath_list(parser))
+        } else if (find_scheme_record(name, &scheme, &kind)) {
+            if ((kind->after_header && !check_header_complete(parser))
+                || !kind->read(reader, record, report, &report->scheme_records[scheme],
+                               parser->d))
                 return false;
-        } else if (slice_equals(name, "subpath")) {
-            if (!parse_subpath(parser))
-                return false;
-        } else if (report->n_subpath_lists > 0 && !slice_equals(name, "end")) {
-            return record_fail(reader, parser->d, "units or counts after the subpath lists");
+            parser->records_of = scheme;
+        } else if (parser->records_of >= 0 && !slice_equals(name, "end")) {
+            return record_fail(reader, parser->d, "units or counts after the %s",
+                               scheme_infos[parser->records_of].report->records->what);
         } else if (slice_equals(name, "unit")) {
             if (!check_header_complete(parser) || (current && !finish_unit(parser, current))
                 || !parse_unit(parser))
@@ -583,6 +493,7 @@ static bool parse_report(struct report_parser *parser, struct run_report *report
     free(parser->object);
     parser->object = NULL;
     parser->after_object = false;
+    parser->records_of = -1;
     return check_version(parser) && parse_body(parser);
 }
 

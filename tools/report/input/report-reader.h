@@ -1,13 +1,15 @@
 /* Run reports, as the runtime writes them (runtime/report-format.md): run
    metadata, then the nonzero counters of each unit keyed by unit signature
    and site index.  */
-#ifndef SAMPLER_REPORT_REPORT_H
-#define SAMPLER_REPORT_REPORT_H
+#ifndef SAMPLER_REPORT_REPORT_READER_H
+#define SAMPLER_REPORT_REPORT_READER_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "support/util.h"
+
+#include "sampler-abi.h"
 
 #define REPORT_FORMAT_VERSION 1
 
@@ -58,30 +60,6 @@ struct loaded_object {
     char *path;
 };
 
-/* A thread's subpath hot-list (subpaths scheme; runtime/report-format.md):
-   each entry's blocks as (the unit's place among the report's units, the
-   site).  */
-struct subpath_block {
-    unsigned unit;
-    unsigned site;
-};
-
-struct subpath_entry {
-    unsigned long long count;
-    unsigned length;
-    struct subpath_block *blocks;
-    unsigned long line_number;
-};
-
-struct subpath_list {
-    unsigned long line_number;
-    unsigned max_log2;           /* the longest subpath is 2^max_log2 blocks */
-    bool all_lengths;            /* every length from each start */
-    unsigned long long offered, tau_log2, capacity, dropped;
-    struct subpath_entry *entries;
-    size_t n_entries, entries_capacity;
-};
-
 struct run_report {
     char *path;                  /* where it was read */
     unsigned long line_number;   /* of its first line, when a file holds several */
@@ -101,8 +79,9 @@ struct run_report {
     struct loaded_object *loaded;   /* in report order; none in older reports */
     size_t n_loaded;
     size_t loaded_capacity;
-    struct subpath_list *subpath_lists;
-    size_t n_subpath_lists, subpath_lists_capacity;
+    /* What each scheme's own records said (schemes/registry.h: struct
+       scheme_records), NULL for none.  */
+    void *scheme_records[SAMPLER_N_SCHEMES];
 };
 
 /* The reports of one file: usually one, but a descriptor shared by several

@@ -23,11 +23,6 @@ static const char KNOWN_SCHEMES_LIST[] = ""
     ;
 #define KNOWN_SCHEMES (KNOWN_SCHEMES_LIST + 2)
 
-const char *scheme_name(enum sampler_scheme_id scheme)
-{
-    return scheme < SAMPLER_N_SCHEMES ? scheme_infos[scheme].name : "?";
-}
-
 double site_rate(unsigned long long sparsity, unsigned long long countdown_unit,
                  unsigned weight)
 {
@@ -209,8 +204,7 @@ static bool parse_site(const struct record_reader *reader, const struct record *
     }
     if (!parse_counter_names(reader, site, f[9], d))
         return false;
-    const struct scheme_report *hooks = scheme_infos[site->scheme].report;
-    if (hooks->read_site && !hooks->read_site(reader, site, d))
+    if (!site_read_shape(reader, site, d))
         return false;
     /* The unit's counter total is checked at `end'; until then it may
        exceed what an unsigned holds, so position is only kept when it fits.  */

@@ -52,8 +52,6 @@ struct site_catalog {
     struct name_index by_signature;  /* signature -> position in units */
 };
 
-const char *scheme_name(enum sampler_scheme_id scheme);
-
 void site_catalog_init(struct site_catalog *catalog);
 void site_catalog_free(struct site_catalog *catalog);
 

@@ -98,7 +98,8 @@ static void counter_value(const struct site_row *row, unsigned counter,
     const struct site *site = row->site;
     unsigned long long raw = row_raw_value(row, counter);
     if (site && site_counter_is_value(site, counter)) {
-        if (row_raw_value(row, MIN_MAX_SLOT_COUNT) == 0) {
+        /* A site that saw nothing has no values yet.  */
+        if (!site_observed(site, row->values)) {
             value->state = VALUE_ABSENT;
             value->text[0] = '\0';
             return;
@@ -161,18 +162,7 @@ static bool row_estimated_visits(const struct run_report *report, const struct s
     double rate = row_rate(report, row);
     if (rate <= 0)
         return false;
-    double samples = 0;
-    switch (scheme_infos[row->site->scheme].merge) {
-    case SAMPLER_MERGE_MIN_MAX:
-        samples = (double) row_raw_value(row, MIN_MAX_SLOT_COUNT);
-        break;
-    case SAMPLER_MERGE_HOT_LIST:
-        samples = (double) row_raw_value(row, 0);
-        break;
-    default:
-        for (unsigned c = 0; c < row_counter_count(row); c++)
-            samples += (double) row_raw_value(row, c);
-    }
+    double samples = site_samples(row->site, row->values);
     *visits = samples * row_visits_per_sample(report, row);
     return true;
 }
@@ -183,8 +173,7 @@ static bool counter_estimate(const struct run_report *report, const struct site_
                              unsigned counter, double *estimate)
 {
     double rate = row_rate(report, row);
-    if (rate <= 0 || site_counter_is_value(row->site, counter)
-        || (scheme_infos[row->site->scheme].merge == SAMPLER_MERGE_HOT_LIST && counter != 0))
+    if (rate <= 0 || !site_counter_counts_visits(row->site, counter))
         return false;
     *estimate = (double) row_raw_value(row, counter) * row_visits_per_sample(report, row);
     return true;

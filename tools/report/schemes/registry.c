@@ -1,28 +1,112 @@
+/* The registry as sampler-report knows it (registry.h): each scheme's
+   line with its hooks, the dispatch to a site's merge kind, merge kind ADD
+   and what several schemes share.  */
 #include "schemes/registry.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-
-#include "schemes/values/hotlist.h"
 
 const struct scheme_info scheme_infos[SAMPLER_N_SCHEMES] = {
 #define SAMPLER_SCHEME(ID, NAME, N_COUNTERS, COUNTERS, MERGE, TEXT)          \
     [SAMPLER_SCHEME_##ID] = { NAME, N_COUNTERS, SAMPLER_MERGE_##MERGE,        \
-                              &SCHEME_REPORT(ID) },
+                              &SCHEME_REPORT(ID), &MERGE_KIND_REPORT(MERGE) },
 #include "schemes.def"
 };
 
+const char *scheme_name(enum sampler_scheme_id scheme)
+{
+    return scheme < SAMPLER_N_SCHEMES ? scheme_infos[scheme].name : "?";
+}
+
+static const struct merge_kind_report *merging(const struct site *site)
+{
+    return scheme_infos[site->scheme].merging;
+}
+
+bool site_read_shape(const struct record_reader *reader, struct site *site, struct diag *d)
+{
+    const struct scheme_report *hooks = scheme_infos[site->scheme].report;
+    if (merging(site)->read_site && !merging(site)->read_site(reader, site, d))
+        return false;
+    return !hooks->read_site || hooks->read_site(reader, site, d);
+}
+
+void site_combine(const struct site *site, unsigned long long *total,
+                  const unsigned long long *from)
+{
+    merging(site)->combine(site, total, from);
+}
+
+bool site_observed(const struct site *site, const unsigned long long *values)
+{
+    return merging(site)->observed(site, values);
+}
+
+double site_samples(const struct site *site, const unsigned long long *values)
+{
+    return merging(site)->samples(site, values);
+}
+
 bool site_counter_is_value(const struct site *site, unsigned c)
 {
-    switch (scheme_infos[site->scheme].merge) {
-    case SAMPLER_MERGE_MIN_MAX:
-        return c != MIN_MAX_SLOT_COUNT;
-    case SAMPLER_MERGE_HOT_LIST:
-        return c >= HOT_SLOT_ENTRIES && (c - HOT_SLOT_ENTRIES) % 2 == 0;
-    default:
-        return false;
-    }
+    return merging(site)->slot_is_value(site, c);
 }
+
+bool site_counter_counts_visits(const struct site *site, unsigned c)
+{
+    return merging(site)->slot_counts_visits(site, c);
+}
+
+/* ---- Merge kind ADD: counters that count ------------------------------------- */
+
+static void add_counters(const struct site *site, unsigned long long *total,
+                         const unsigned long long *from)
+{
+    for (unsigned c = 0; c < site->n_counters; c++)
+        total[c] = saturating_add(total[c], from[c]);
+}
+
+static bool any_counter(const struct site *site, const unsigned long long *values)
+{
+    for (unsigned c = 0; c < site->n_counters; c++) {
+        if (values[c])
+            return true;
+    }
+    return false;
+}
+
+double counters_sum(const struct site *site, const unsigned long long *values)
+{
+    double sum = 0;
+    for (unsigned c = 0; c < site->n_counters; c++)
+        sum += (double) values[c];
+    return sum;
+}
+
+bool no_slot_is_value(const struct site *site, unsigned c)
+{
+    (void) site;
+    (void) c;
+    return false;
+}
+
+bool every_slot_counts_visits(const struct site *site, unsigned c)
+{
+    (void) site;
+    (void) c;
+    return true;
+}
+
+const struct merge_kind_report MERGE_KIND_REPORT(ADD) = {
+    .combine = add_counters,
+    .observed = any_counter,
+    .samples = counters_sum,
+    .slot_is_value = no_slot_is_value,
+    .slot_counts_visits = every_slot_counts_visits,
+};
+
+/* ---- What schemes share ------------------------------------------------------- */
 
 /* Bit 0, 1, 2 of "which of <, ==, > were seen": a relation is true when
    any of its counters is nonzero.  */
@@ -72,24 +156,4 @@ bool read_kind_suffix(const struct record_reader *reader, struct site *site,
                        scheme_name(site->scheme), site->index,
                        quote_for_message(site->predicate, length, shown, sizeof shown),
                        expected);
-}
-
-/* "x (signed)", "f (...) (unsigned)", "p (pointer)": signed values read
-   as signed, the others as unsigned.  The slots are 3 + 2K: sampled,
-   tau-log2, lock, then K (value, count) pairs.  */
-bool hot_list_read_site(const struct record_reader *reader, struct site *site,
-                             struct diag *d)
-{
-    static const struct kind_suffix kinds[] = {
-        { "(signed)", BOUND_SIGNED },
-        { "(unsigned)", BOUND_UNSIGNED },
-        { "(pointer)", BOUND_UNSIGNED },
-    };
-    if (site->n_counters < HOT_SLOT_ENTRIES + 2
-        || (site->n_counters - HOT_SLOT_ENTRIES) % 2 != 0)
-        return record_fail(reader, d,
-                           "%s site %u has %u counters; a hot-list of K values has "
-                           "3 + 2K, K >= 1",
-                           scheme_name(site->scheme), site->index, site->n_counters);
-    return read_kind_suffix(reader, site, kinds, sizeof kinds / sizeof kinds[0], d);
 }

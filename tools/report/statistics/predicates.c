@@ -1,10 +1,7 @@
-/* The predicates of a site, by its scheme's hooks (schemes.h,
-   tools/report/schemes/<scheme>.c); whether it was observed, by its
-   merge kind.  */
+/* The predicates of a site, by its scheme's hooks (schemes/registry.h,
+   schemes/<scheme>.c).  */
 #include "statistics/predicates.h"
 
-#include "schemes/values/hotlist.h"
-#include "schemes/paths/pathtable.h"
 #include "schemes/registry.h"
 
 static const struct scheme_report *hooks(const struct site *site)
@@ -14,6 +11,8 @@ static const struct scheme_report *hooks(const struct site *site)
 
 unsigned site_predicate_count(const struct site *site)
 {
+    if (hooks(site)->profile)
+        return 0;
     if (hooks(site)->predicate_count)
         return hooks(site)->predicate_count(site);
     return site->n_counters;
@@ -22,21 +21,6 @@ unsigned site_predicate_count(const struct site *site)
 bool site_observed_in_every_run(const struct site *site)
 {
     return hooks(site)->observed_in_every_run;
-}
-
-bool site_observed(const struct site *site, const unsigned long long *values)
-{
-    if (scheme_infos[site->scheme].merge == SAMPLER_MERGE_MIN_MAX)
-        return values[MIN_MAX_SLOT_COUNT] != 0;
-    if (scheme_infos[site->scheme].merge == SAMPLER_MERGE_HOT_LIST)
-        return values[HOT_SLOT_SAMPLED] != 0;
-    if (scheme_infos[site->scheme].merge == SAMPLER_MERGE_PATH_TABLE)
-        return values[PATH_SLOT_SAMPLED] != 0;
-    for (unsigned c = 0; c < site->n_counters; c++) {
-        if (values[c])
-            return true;
-    }
-    return false;
 }
 
 bool site_predicate_true(const struct site *site, const unsigned long long *values, unsigned k)

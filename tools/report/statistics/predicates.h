@@ -35,10 +35,6 @@ unsigned site_predicate_count(const struct site *site);
 /* Whether the site's predicates count as observed in every run.  */
 bool site_observed_in_every_run(const struct site *site);
 
-/* Whether the site was sampled, from its counters VALUES (n_counters of
-   them, occurrences already added up).  */
-bool site_observed(const struct site *site, const unsigned long long *values);
-
 /* Whether predicate K of the site is true, from VALUES.  */
 bool site_predicate_true(const struct site *site, const unsigned long long *values, unsigned k);
 

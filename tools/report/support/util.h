@@ -5,8 +5,16 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define PROGRAM_NAME "sampler-report"
+
+/* A + B, or the greatest count when that overflows: counters saturate, as
+   the runtime's do.  */
+static inline unsigned long long saturating_add(unsigned long long a, unsigned long long b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
 
 /* The one error a failing reader reports, already formatted
    ("FILE:LINE: what is wrong").  Callers own it, so there is no global

@@ -12,16 +12,11 @@ unsigned path_table_capacity(const struct site *site)
     return (site->n_counters - PATH_SLOT_PAIRS) / 2;
 }
 
-static unsigned long long add_saturating(unsigned long long a, unsigned long long b)
-{
-    return a > ~0ULL - b ? ~0ULL : a + b;
-}
-
 void path_slots_merge(unsigned long long *total, const unsigned long long *from,
                       unsigned capacity)
 {
-    total[PATH_SLOT_SAMPLED] = add_saturating(total[PATH_SLOT_SAMPLED], from[PATH_SLOT_SAMPLED]);
-    total[PATH_SLOT_LOST] = add_saturating(total[PATH_SLOT_LOST], from[PATH_SLOT_LOST]);
+    total[PATH_SLOT_SAMPLED] = saturating_add(total[PATH_SLOT_SAMPLED], from[PATH_SLOT_SAMPLED]);
+    total[PATH_SLOT_LOST] = saturating_add(total[PATH_SLOT_LOST], from[PATH_SLOT_LOST]);
     for (unsigned i = 0; i < capacity; i++) {
         unsigned long long key = from[PATH_SLOT_PAIRS + 2 * i];
         unsigned long long count = from[PATH_SLOT_PAIRS + 2 * i + 1];
@@ -45,9 +40,9 @@ void path_slots_merge(unsigned long long *total, const unsigned long long *from,
         }
         if (at < capacity)
             total[PATH_SLOT_PAIRS + 2 * at + 1]
-                = add_saturating(total[PATH_SLOT_PAIRS + 2 * at + 1], count);
+                = saturating_add(total[PATH_SLOT_PAIRS + 2 * at + 1], count);
         else
-            total[PATH_SLOT_LOST] = add_saturating(total[PATH_SLOT_LOST], count);
+            total[PATH_SLOT_LOST] = saturating_add(total[PATH_SLOT_LOST], count);
     }
 }
 

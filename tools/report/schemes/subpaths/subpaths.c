@@ -24,6 +24,7 @@
 #include "schemes/values/hotlist.h"
 #include "combining/run-set.h"
 #include "schemes/registry.h"
+#include "schemes/subpaths/subpath-records.h"
 #include "output/sources.h"
 #include "output/formats.h"
 #include "support/util.h"
@@ -160,8 +161,9 @@ static bool subpaths_run(void *context, const struct run_view *run, struct diag 
     struct run_class *froms = NULL;
     size_t n_froms = 0, froms_capacity = 0;
     bool ok = true;
-    for (size_t l = 0; l < report->n_subpath_lists && ok; l++) {
-        const struct subpath_list *list = &report->subpath_lists[l];
+    const struct subpath_lists *lists = subpath_lists_of(report);
+    for (size_t l = 0; lists && l < lists->n_lists && ok; l++) {
+        const struct subpath_list *list = &lists->lists[l];
         state->lists++;
         state->offered += list->offered;
         state->dropped += list->dropped;

@@ -87,11 +87,6 @@ unsigned long long hot_thin(unsigned long long n, double p, struct hot_random *r
     return kept > n ? n : kept;
 }
 
-static unsigned long long saturating_add(unsigned long long a, unsigned long long b)
-{
-    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
 void hot_list_init(struct hot_list *list, unsigned capacity)
 {
     memset(list, 0, sizeof *list);

@@ -112,7 +112,7 @@ static struct site_values *site_values_of(struct values_state *state, size_t uni
         v->table = table;
         v->site = site;
         v->is_pointer = ends_with(site->predicate, "(pointer)");
-        v->is_target = site->scheme == SAMPLER_SCHEME_INDIRECT_CALLS;
+        v->is_target = scheme_infos[site->scheme].report->values_are_functions;
         hot_list_init(&v->list, hot_list_capacity(site));
         *slot = state->n_sites;
     }
