@@ -18,14 +18,14 @@
 -- table cbi_parameters, made here with 1.959963984540054 (95%) and 3, as
 -- rank's defaults, unless it exists already.
 --
--- Increase's lower bound is rank's (tools/report/stats.h, docs/ranking.md):
+-- Increase's lower bound is rank's (tools/report/statistics/stats.h, docs/ranking.md):
 -- Newcombe's hybrid score bound from the Wilson intervals of Failure and
 -- Context,
 --   bound = Increase - sqrt((Failure - wilson_lower(F, F + S))^2
 --                           + (wilson_upper(F obs, F obs + S obs) - Context)^2)
 -- and Importance is the harmonic mean of that bound and log F / log NumF.
 --
--- Predicates, as in tools/report/predicates.h, numbered per site (k):
+-- Predicates, as in tools/report/statistics/predicates.h, numbered per site (k):
 --   branches false,true    k 0: P (true > 0), k 1: !P (false > 0)
 --   branches (switch)      k: arm k taken
 --   returns, scalar-pairs  k 0..5: <, >=, ==, !=, >, <= from the <, ==, > counters

@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "support/progress.h"
 #include "input/run-stream.h"
+#include "support/progress.h"
 
 void run_options_free(struct run_options *options)
 {

@@ -8,14 +8,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "commands/command.h"
-#include "schemes/values/hotlist.h"
-#include "output/output-file.h"
-#include "statistics/predicates.h"
 #include "combining/run-set.h"
-#include "schemes/registry.h"
+#include "commands/command.h"
 #include "input/symbols.h"
 #include "output/formats.h"
+#include "output/output-file.h"
+#include "schemes/registry.h"
+#include "schemes/values/hotlist.h"
+#include "statistics/predicates.h"
 #include "support/util.h"
 
 enum { RUNS_CSV, SITES_CSV, COUNTS_CSV, VALUES_CSV, N_TABLES };

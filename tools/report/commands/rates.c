@@ -18,11 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands/command.h"
-#include "output/output-file.h"
 #include "combining/run-set.h"
-#include "schemes/registry.h"
+#include "commands/command.h"
 #include "output/formats.h"
+#include "output/output-file.h"
+#include "schemes/registry.h"
 #include "support/util.h"
 
 struct rates_options {

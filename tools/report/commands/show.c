@@ -5,11 +5,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands/command.h"
 #include "combining/unit-totals.h"
-#include "output/site-rows.h"
+#include "commands/command.h"
 #include "input/report-reader.h"
 #include "input/site-table.h"
+#include "output/site-rows.h"
 #include "support/util.h"
 
 

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "schemes/registry.h"
 #include "output/formats.h"
+#include "schemes/registry.h"
 #include "statistics/predicates.h"
 #include "support/util.h"
 

@@ -1,11 +1,15 @@
+/* show's rows (site-rows.h): each observed site with its location, scheme,
+   predicate, rate, estimated visits and counters, in the order its scheme
+   shows them.  */
 #include "output/site-rows.h"
-#include "schemes/registry.h"
-#include "output/formats.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "output/formats.h"
+#include "schemes/registry.h"
 
 /* ---- Counter values ---------------------------------------------------- */
 

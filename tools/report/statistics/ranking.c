@@ -83,7 +83,7 @@ void universe_name(const struct universe *universe, size_t predicate,
 /* Where each predicate goes among predicates whose scores tie: by its
    scheme's tie group (branches and returns first: they read as the
    program's own conditions and calls; scalar pairs last: a comparison the
-   program never made; see schemes.h), then source order: file, line,
+   program never made; see schemes/registry.h), then source order: file, line,
    column, and the predicate's number.  */
 static int readability(const struct site *site)
 {

@@ -13,12 +13,11 @@
 
 #include "commands/command.h"
 #include "input/elf-section.h"
-#include "schemes/paths/interesting.h"
-#include "schemes/paths/pathtable.h"
-#include "combining/run-set.h"
-#include "schemes/registry.h"
-#include "output/sources.h"
 #include "output/formats.h"
+#include "schemes/paths/interesting.h"
+#include "schemes/paths/paths.h"
+#include "schemes/paths/pathtable.h"
+#include "schemes/registry.h"
 #include "support/util.h"
 
 #define CONFIDENCE 0.95
@@ -30,28 +29,6 @@ struct paths_options {
     const char *function;
     const char *write_interesting;  /* each function's --hot paths to this file */
     unsigned hot;
-};
-
-struct path_total {
-    unsigned long long path;
-    unsigned long long count;     /* sampled traversals, over the runs */
-    double traversals;            /* estimated: count over the site's rate, summed */
-    double variance;              /* of that estimate */
-};
-
-/* One function's paths site, combined over the runs so far.  */
-struct function_paths {
-    const struct unit_table *table;
-    const struct site *site;
-    unsigned long long sampled, lost;
-    double traversals;
-    struct path_total *paths;
-    size_t n_paths, capacity;
-    size_t *index;                /* open addressing: position in PATHS + 1, or 0 */
-    size_t index_size;            /* a power of two, more than twice n_paths */
-    double scale;                 /* traversals per sample (1 / the site's rate) in
-                                     every run, or 0 when they differ */
-    bool seen;
 };
 
 struct paths_state {
@@ -211,23 +188,6 @@ static void interval(const struct function_paths *f, const struct path_total *t,
     }
 }
 
-/* A shown path, decoded once for every writer.  */
-struct path_view {
-    const struct path_total *total;
-    double low, high;             /* the interval of its traversals */
-    long region_line;             /* 0 when not decoded */
-    struct path_step *steps;      /* none when not decoded */
-    size_t n_steps;
-    char *spelled;                /* as source lines and branches, or why not */
-};
-
-/* A function and its shown paths.  */
-struct function_view {
-    const struct function_paths *paths;
-    const struct path_function *table;   /* NULL: no path table */
-    struct path_view *shown;
-    size_t n_shown;
-};
 
 /* STEPS as text: "line 7 true -> line 9 -> exit line 6".  */
 static void spell(const struct path_step *steps, size_t n, struct byte_buffer *out)
@@ -411,249 +371,47 @@ static void write_jsonl(FILE *out, const struct function_view *views, size_t n)
     }
 }
 
-/* How a path passes a source line, for the HTML page.  */
-enum {
-    MARK_RUN = 1,       /* a line of one of its blocks */
-    MARK_TRUE = 2,      /* a branch taken true, false, a switch case, the way out */
-    MARK_FALSE = 4,
-    MARK_SWITCH = 8,
-    MARK_EXIT = 16,
-};
 
-static unsigned step_mark(const struct path_step *s)
+/* Adds the path tables of the ELF file PATH, when it has them.  A file
+   that cannot be read is an error if NEEDED (a --binary), else left out
+   (a report's program, whose site tables were found elsewhere).  */
+static bool add_path_section(struct path_catalog *catalog, const char *path, bool needed,
+                             struct diag *d)
 {
-    if (strcmp(s->how, "true") == 0)
-        return MARK_TRUE;
-    if (strcmp(s->how, "false") == 0)
-        return MARK_FALSE;
-    if (strcmp(s->how, "switch") == 0)
-        return MARK_SWITCH;
-    if (strcmp(s->how, "exit") == 0)
-        return MARK_EXIT;
-    return 0;
-}
-
-/* Marks, in column COLUMN of MARKS (a row per line from FIRST to LAST,
-   STRIDE wide), the lines V's steps pass and how.  */
-static void mark_path(const struct path_view *v, unsigned char *marks, long first, long last,
-                      size_t stride, size_t column)
-{
-    for (size_t i = 0; i < v->n_steps; i++) {
-        const struct path_step *s = &v->steps[i];
-        for (long line = s->first_line; line > 0 && line <= s->last_line; line++)
-            if (line >= first && line <= last)
-                marks[(size_t)(line - first) * stride + column] |= MARK_RUN;
-        unsigned how = step_mark(s);
-        long line = s->line ? s->line : s->last_line;
-        if (how && line >= first && line <= last)
-            marks[(size_t)(line - first) * stride + column] |= (unsigned char) how;
+    struct byte_buffer section = { 0 };
+    bool found = false;
+    struct diag why;
+    bool ok = elf_read_section(path, SAMPLER_PATH_SECTION, &section, &found, &why);
+    if (!ok && needed)
+        *d = why;
+    else if (ok && found) {
+        size_t size = strlen(path) + sizeof "[" SAMPLER_PATH_SECTION "]";
+        char *origin = xmalloc(size);
+        snprintf(origin, size, "%s[" SAMPLER_PATH_SECTION "]", path);
+        ok = path_catalog_read_text(catalog, section.data, section.size, origin, d);
+        free(origin);
+    } else {
+        ok = true;
     }
-}
-
-/* Widens *FIRST to *LAST (0: none yet) to the lines V's steps name.  */
-static void path_lines(const struct path_view *v, long *first, long *last)
-{
-    for (size_t i = 0; i < v->n_steps; i++) {
-        const struct path_step *s = &v->steps[i];
-        long lines[3] = { s->first_line, s->last_line, s->line };
-        for (int k = 0; k < 3; k++) {
-            if (lines[k] <= 0)
-                continue;
-            if (*first == 0 || lines[k] < *first)
-                *first = lines[k];
-            if (lines[k] > *last)
-                *last = lines[k];
-        }
-    }
-}
-
-static void write_mark(FILE *out, unsigned mark)
-{
-    static const struct { unsigned bit; const char *text; } names[] = {
-        { MARK_TRUE, "T" }, { MARK_FALSE, "F" }, { MARK_SWITCH, "S" }, { MARK_EXIT, "X" },
-    };
-    if (!mark) {
-        fputs("<td></td>", out);
-        return;
-    }
-    fputs(mark & ~MARK_RUN ? "<td class=branch>" : "<td class=run>", out);
-    bool any = false;
-    for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
-        if (mark & names[k].bit) {
-            fprintf(out, "%s%s", any ? " " : "", names[k].text);
-            any = true;
-        }
-    }
-    fputs(any ? "</td>" : "&#x2022;</td>", out);
-}
-
-/* Lines no shown path passes, this many or more in a row, are folded.  */
-#define FOLD_LINES 6
-
-static bool line_marked(const unsigned char *marks, size_t stride, size_t row)
-{
-    for (size_t p = 0; p < stride; p++)
-        if (marks[row * stride + p])
-            return true;
-    return false;
-}
-
-/* The function's source from its first to its last line any shown path
-   names, a column per path marking the lines it runs and its branches'
-   directions; or a note saying why not.  */
-static void write_source(FILE *out, const struct function_view *view, struct sources *sources)
-{
-    const struct function_paths *f = view->paths;
-    long first = 0, last = 0;
-    for (size_t p = 0; p < view->n_shown; p++)
-        path_lines(&view->shown[p], &first, &last);
-    if (first == 0) {
-        fputs("<p class=note>No source lines: the paths could not be decoded (see above).</p>\n",
-              out);
-        return;
-    }
-    const struct source_file *source = sources_find(sources, f->site->file);
-    if (!source->found) {
-        fputs("<p class=note>Source file <code>", out);
-        html_text(out, f->site->file);
-        fputs("</code> not found (give --source-dir DIR): the paths are shown as lines "
-              "only.</p>\n", out);
-        return;
-    }
-    if (f->site->line >= 1 && (long) f->site->line < first)
-        first = (long) f->site->line;
-    if ((size_t) last > source->n_lines)
-        last = (long) source->n_lines;
-    if (first > last) {
-        fputs("<p class=note>Source file <code>", out);
-        html_text(out, f->site->file);
-        fprintf(out, "</code> has %zu lines, fewer than the paths name: it is not the file "
-                "the program was built from.</p>\n", source->n_lines);
-        return;
-    }
-    size_t stride = view->n_shown, n_lines = (size_t)(last - first + 1);
-    unsigned char *marks = xcalloc(n_lines * stride, 1);
-    for (size_t p = 0; p < view->n_shown; p++)
-        mark_path(&view->shown[p], marks, first, last, stride, p);
-    fputs("<table class=source>\n<thead><tr><th>line</th>", out);
-    for (size_t p = 0; p < view->n_shown; p++)
-        fprintf(out, "<th>#%zu</th>", p + 1);
-    fputs("<th class=text>source</th></tr></thead>\n<tbody>\n", out);
-    for (size_t l = 0; l < n_lines; l++) {
-        size_t run = 0;
-        while (l + run < n_lines && !line_marked(marks, stride, l + run)
-               && first + (long)(l + run) != (long) f->site->line)
-            run++;
-        if (run >= FOLD_LINES) {
-            fprintf(out, "<tr class=fold><td colspan=%zu>&#x22ee; lines %ld-%ld</td></tr>\n",
-                    stride + 2, first + (long) l, first + (long)(l + run - 1));
-            l += run - 1;
-            continue;
-        }
-        fprintf(out, "<tr><td class=n>%ld</td>", first + (long) l);
-        for (size_t p = 0; p < stride; p++)
-            write_mark(out, marks[l * stride + p]);
-        fputs("<td class=text>", out);
-        html_text(out, source->lines[first + (long) l - 1]);
-        fputs("</td></tr>\n", out);
-    }
-    fputs("</tbody></table>\n", out);
-    free(marks);
-}
-
-/* One self-contained page: per function, a table of its hot paths and its
-   source with each path's lines and branch directions marked.  */
-static void write_html(FILE *out, const struct function_view *views, size_t n,
-                       const struct source_dirs *source_dirs)
-{
-    struct sources sources;
-    sources_init(&sources, source_dirs);
-    html_page_start(out, "sampler-report paths",
-                    "td,th{padding:.15em .5em}\n"
-                    "table.paths td,table.paths th{border-bottom:1px solid #ddd}\n"
-                    "table.source{font-family:monospace}\n"
-                    "table.source td{text-align:center;padding:0 .4em}\n"
-                    "table.source td.n{text-align:right;color:#888}\n"
-                    "table.source td.text{text-align:left;white-space:pre}\n"
-                    "td.run{background:#fde7a6}"
-                    "td.branch{background:#f5b942;font-weight:bold}\n"
-                    "tr.fold td{color:#888;text-align:left}\n"
-                    "p.note{color:#a40}\n");
-    fputs("<h1>Hot paths</h1>\n"
-          "<p>Hottest functions first. Each path's estimated traversals are its sampled count "
-          "times the sparsity, with a 95% interval (exact at sparsity 1; else the Poisson score "
-          "interval on the count). Below each function's paths, its source: a column per path, "
-          "shaded on the lines of the blocks the path runs through, with the direction it "
-          "leaves a branch by (T true, F false, S a switch case) and X where it leaves its "
-          "region.</p>\n", out);
-    if (n == 0)
-        fputs("<p>No paths were sampled.</p>\n", out);
-    for (size_t i = 0; i < n; i++) {
-        const struct function_paths *f = views[i].paths;
-        const struct path_function *fn = views[i].table;
-        fputs("<h2><code>", out);
-        html_text(out, f->site->function);
-        fputs("</code> &mdash; ", out);
-        html_text(out, f->site->file);
-        fprintf(out, ":%u</h2>\n<p>traversals %.0f, sampled %llu", f->site->line, f->traversals,
-                f->sampled);
-        if (fn)
-            fprintf(out, ", paths %llu (%s)", fn->n_paths, fn->in_array ? "array" : "hash table");
-        if (f->lost)
-            fprintf(out, ", lost %llu (the table was full)", f->lost);
-        fputs("</p>\n<table class=paths>\n<thead><tr><th>#</th><th>path</th>"
-              "<th>traversals</th><th>95% interval</th><th>share</th><th>spelled</th></tr>"
-              "</thead>\n<tbody>\n", out);
-        for (size_t p = 0; p < views[i].n_shown; p++) {
-            const struct path_view *v = &views[i].shown[p];
-            const struct path_total *t = v->total;
-            fprintf(out, "<tr><td class=n>%zu</td><td class=n>%llu</td><td class=n>%.0f</td>"
-                    "<td class=n>%.0f&ndash;%.0f</td><td class=n>%.1f%%</td><td><code>",
-                    p + 1, t->path, t->traversals, v->low, v->high,
-                    f->traversals > 0 ? 100 * t->traversals / f->traversals : 0);
-            html_text(out, v->spelled);
-            fputs("</code></td></tr>\n", out);
-        }
-        fputs("</tbody></table>\n", out);
-        write_source(out, &views[i], &sources);
-    }
-    fputs("</body></html>\n", out);
-    sources_free(&sources);
+    buffer_free(&section);
+    return ok;
 }
 
 /* The path tables of the programs and site-table files the site tables
-   came from.  */
+   came from: the binaries, the reports' programs, then the site-table
+   files.  */
 static bool load_path_tables(const struct run_set *set, struct path_catalog *catalog,
                              struct diag *d)
 {
     const struct run_options *options = set->options;
-    /* The binaries, in order, then the reports' programs.  */
-    for (size_t i = 0, b = 0; i < options->n_binaries + set->n_programs; i++) {
-        while (i < options->n_binaries && !options->tables[b].is_binary)
-            b++;
-        const char *path = i < options->n_binaries ? options->tables[b++].path
-                                                   : set->programs[i - options->n_binaries];
-        struct byte_buffer section = { 0 };
-        bool found = false;
-        struct diag why;
-        bool ok = elf_read_section(path, SAMPLER_PATH_SECTION, &section, &found, &why);
-        if (!ok && i < options->n_binaries) {
-            buffer_free(&section);
-            *d = why;
+    for (size_t i = 0; i < options->n_tables; i++) {
+        if (options->tables[i].is_binary
+            && !add_path_section(catalog, options->tables[i].path, true, d))
             return false;
-        }
-        if (ok && found) {
-            size_t size = strlen(path) + sizeof "[" SAMPLER_PATH_SECTION "]";
-            char *origin = xmalloc(size);
-            snprintf(origin, size, "%s[" SAMPLER_PATH_SECTION "]", path);
-            ok = path_catalog_read_text(catalog, section.data, section.size, origin, d);
-            free(origin);
-            if (!ok) {
-                buffer_free(&section);
-                return false;
-            }
-        }
-        buffer_free(&section);
+    }
+    for (size_t i = 0; i < set->n_programs; i++) {
+        if (!add_path_section(catalog, set->programs[i], false, d))
+            return false;
     }
     for (size_t i = 0; i < options->n_tables; i++) {
         const char *name = options->tables[i].path;
@@ -710,7 +468,7 @@ static void write_paths(FILE *out, const struct invocation *invocation,
         write_jsonl(out, views, n);
         break;
     case FORMAT_HTML:
-        write_html(out, views, n, &invocation->source_dirs);
+        write_paths_html(out, views, n, &invocation->source_dirs);
         break;
     default:
         write_text(out, views, n);

@@ -20,13 +20,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands/command.h"
-#include "schemes/values/hotlist.h"
 #include "combining/run-set.h"
+#include "commands/command.h"
+#include "output/formats.h"
+#include "output/sources.h"
 #include "schemes/registry.h"
 #include "schemes/subpaths/subpath-records.h"
-#include "output/sources.h"
-#include "output/formats.h"
+#include "schemes/values/hotlist.h"
 #include "support/util.h"
 
 #define LENGTH_CLASSES 11          /* 2^1 .. 2^10 */

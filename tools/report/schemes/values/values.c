@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands/command.h"
-#include "schemes/values/hotlist.h"
 #include "combining/run-set.h"
-#include "schemes/registry.h"
+#include "commands/command.h"
 #include "input/symbols.h"
 #include "output/formats.h"
+#include "schemes/registry.h"
+#include "schemes/values/hotlist.h"
 #include "support/util.h"
 
 #define CONFIDENCE 0.95
