@@ -27,41 +27,19 @@ engines="postgresql duckdb sqlite"
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/sampler-sql-tests.XXXXXX") || exit 2
 # The server runs as postgres when this runs as root: it must reach its directory.
 chmod 711 "$scratch"
-pg_bin=$(ls -d /usr/lib/postgresql/15/bin 2>/dev/null)
-pg_data=$scratch/pg
-pg_url=
-
-# as_server COMMAND...: run COMMAND as the server's user (initdb refuses root).
-as_server () {
-    if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
-}
-pg_stop () {
-    [ -z "$pg_url" ] || as_server "$pg_bin/pg_ctl" -D "$pg_data" -m fast -w stop >/dev/null 2>&1
-}
-trap 'pg_stop; rm -rf "$scratch"' EXIT
+. "$here/pg-server.sh"
+trap 'pg_server_stop; rm -rf "$scratch"' EXIT
 
 # --- The engines --------------------------------------------------------------------
 if [ -z "$pg_bin" ] || ! command -v psql >/dev/null; then
     fail "PostgreSQL 15 is not installed (make deps installs postgresql)"
 else
-    mkdir "$pg_data"
-    [ "$(id -u)" != 0 ] || chown postgres "$pg_data"
-    as_server "$pg_bin/initdb" -D "$pg_data" -A trust -U sampler --locale=C -E UTF8 \
-        >"$scratch/initdb.log" 2>&1 || fail "initdb" "$scratch/initdb.log"
-    # A loopback port, another if taken.
-    for try in 1 2 3 4 5; do
-        port=$((20000 + ($$ * 7 + try * 1009) % 20000))
-        if as_server "$pg_bin/pg_ctl" -D "$pg_data" -l "$pg_data/server.log" -w -t 60 \
-               -o "-p $port -k $pg_data -c listen_addresses=127.0.0.1 -c fsync=off" \
-               start >/dev/null 2>&1; then
-            pg_url="postgresql://sampler@127.0.0.1:$port"
-            break
-        fi
-    done
-    if [ -n "$pg_url" ]; then
-        pass "PostgreSQL $(psql -X -A -t -d "$pg_url/postgres" -c 'SHOW server_version' | cut -d' ' -f1) started on 127.0.0.1:$port"
+    mkdir "$scratch/pg"
+    if pg_server_start "$scratch/pg" fsync=off; then
+        pass "PostgreSQL $(psql -X -A -t -d "$pg_url/postgres" -c 'SHOW server_version' | cut -d' ' -f1) started on 127.0.0.1:$pg_port"
     else
-        fail "pg_ctl start" "$pg_data/server.log"
+        fail "initdb and pg_ctl start" "$scratch/pg/server.log"
+        cat "$scratch/pg.initdb.log"
     fi
 fi
 if [ -f "$SAMPLER_DUCKDB" ]; then
