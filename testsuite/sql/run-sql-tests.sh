@@ -246,7 +246,8 @@ done
 # evaluate-ranking.sh keeps them (built and run here the first time).
 work=${WORK:-$build/evaluate-ranking}
 (
-    . "$top/testsuite/case-study/evaluate-lib.sh"
+    here=$top/testsuite/case-study
+    . "$here/evaluate-lib.sh"
     build_bc plain gcc "-O2" "" && reference=$work/plain/bc/bc &&
     build_bc sampled-more-arrays "$build/bin/sampler-gcc" \
         "-O2 -fplugin-arg-sampler-schemes=$schemes" "$top/testsuite/case-study/bc-more-arrays.patch" &&
@@ -263,7 +264,7 @@ for chunk in 1-25 26-50 51-100 101-200; do
     bc_runs="$bc_runs $work/more-arrays/s100/runs-$chunk"
     cat "$work/more-arrays/s100/runs-$chunk.labels" >>"$scratch/bc.labels" 2>/dev/null
 done
-if [ "$(wc -l <"$scratch/bc.labels")" -ge 190 ]; then
+if [ "$(wc -l <"$scratch/bc.labels")" -ge 190 ] && grep -q '^failure' "$scratch/bc.labels"; then
     bc="$bc_runs --binary $work/sampled-more-arrays/bc/bc --labels $scratch/bc.labels"
     # shellcheck disable=SC2086
     "$tool" rank $bc --top=0 --format=csv >"$scratch/bc.csv" 2>"$scratch/rank.log" &&
