@@ -38,11 +38,12 @@ CREATE TABLE form_true AS SELECT o.release, o.run, p.predicate FROM observations
     JOIN predicates p ON p.release = o.release AND p.site = o.site AND p.word = o.word
     WHERE (o.truths & p.bit) <> 0;
 CREATE TABLE form_arrays AS
-    SELECT o.release, o.run, array_agg(o.site ORDER BY o.site) AS observed,
-           (SELECT array_agg(t.predicate ORDER BY t.predicate) FROM form_true t
-            WHERE t.release = o.release AND t.run = o.run) AS truths
-    FROM form_observed o GROUP BY o.release, o.run;
-VACUUM ANALYZE;"
+    SELECT o.release, o.run, o.observed, t.truths
+    FROM (SELECT release, run, array_agg(site ORDER BY site) AS observed
+          FROM form_observed GROUP BY release, run) o
+    LEFT JOIN (SELECT release, run, array_agg(predicate ORDER BY predicate) AS truths
+               FROM form_true GROUP BY release, run) t
+      ON t.release = o.release AND t.run = o.run;" -c "VACUUM ANALYZE"
 size () { psql -X -A -t -d "$db" -c "SELECT pg_table_size('$1') / 1048576.0"; }
 count () { psql -X -A -t -d "$db" -c "SELECT count(*) FROM $1"; }
 csv () { psql -X -q -d "$db" -c "\\copy ($1) TO '$work/form.csv' WITH (FORMAT csv, HEADER true)"; stat -c %s "$work/form.csv"; }
