@@ -47,10 +47,14 @@ PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 # to build and run their suites; csmith generates the random programs;
 # libc6-dbg has the symbols that name libc's functions chosen by an IFUNC
 # (__strcmp_avx2) as indirect-call targets (testsuite/values).
+# npm for DuckDB (check-sql): Debian's nodejs and npm, unless a Node.js with
+# npm is installed already (NodeSource's nodejs bundles npm and conflicts
+# with Debian's npm package).
+NODE_DEPS := $(if $(shell command -v npm 2>/dev/null),,nodejs npm)
 REAL_DEPS := $(shell testsuite/real/run-real.sh --deps)
 DEPS := gcc g++ make gcc-12-plugin-dev libgsl-dev check pkg-config valgrind python3 \
         gcc-12-source dpkg-dev sqlite3 csmith libcsmith-dev clang libclang-rt-14-dev \
-        libc6-dbg postgresql nodejs npm $(REAL_DEPS)
+        libc6-dbg postgresql $(NODE_DEPS) $(REAL_DEPS)
 # What `make bench` needs to build its programs: jq's autoreconf, the
 # sqlite3 amalgamation (tclsh), bc (flex's libl).
 BENCH_DEPS := autoconf automake libtool tcl libfl-dev
