@@ -14,7 +14,7 @@
                   ranking
      output/      formats (text tables, CSV, JSON lines, HTML), whole-or-
                   nothing files, show's rows, the ranking's text and page,
-                  source files for pages
+                  aggregates, the SQL schema's rows, source files for pages
      commands/    the runner every command goes through (command.c), and
                   show, merge, rank, export and rates
      schemes/     what sampler-report knows of each scheme of the registry

@@ -142,3 +142,8 @@ const struct subpath_lists *subpath_lists_of(const struct run_report *report)
 {
     return report->scheme_records[SAMPLER_SCHEME_SUBPATHS];
 }
+
+bool site_is_subpath_block(const struct site *site)
+{
+    return site->scheme == SAMPLER_SCHEME_SUBPATHS;
+}

@@ -41,4 +41,8 @@ struct subpath_lists {
 /* REPORT's lists; NULL when it has none.  */
 const struct subpath_lists *subpath_lists_of(const struct run_report *report);
 
+/* Whether SITE, named by a subpath's block, is a block (a subpaths site).  */
+struct site;
+bool site_is_subpath_block(const struct site *site);
+
 #endif

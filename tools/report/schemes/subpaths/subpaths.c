@@ -99,7 +99,7 @@ static bool subpath_id(struct subpaths_state *state, const struct run_view *run,
             return true;
         }
         const struct site *site = &table->sites[entry->blocks[b].site];
-        if (site->scheme != SAMPLER_SCHEME_SUBPATHS) {
+        if (!site_is_subpath_block(site)) {
             free(sites);
             buffer_free(&key);
             return diag_fail(d, "%s:%lu: subpath block %u:%u is a %s site, not a block",
