@@ -222,6 +222,8 @@ done
 compare "merge of an aggregate and reports" merge "$seed/all.agg" "$seed/sparse.report" -o "$out"
 compare "merge binaries" merge "$seed/runs" --binary "$seed/prog" --binary "$seed/lib.o" \
     --output="$out"
+compare "export counts, release" export "$seed/runs" --sites "$seed/sites" -o "$out" --counts \
+    --release=seed --release-id=7
 compare "export labels file" export "$seed"/exit*.report "$seed"/crash*.report --sites "$seed/sites" \
     --labels "$seed/labels-all" -o "$out"
 compare "rates options" rates "$seed/runs" --sites "$seed/sites" -o "$out" --budget=50 --sparsity=10 --unit=3 \
@@ -276,7 +278,8 @@ for c in show merge rank export values rates paths subpaths; do
     # shellcheck disable=SC2086
     compare "$c directory without reports" $c "$in/src" $o
     for option in --top --min-share --confidence --interval --min-failing --length \
-                  --function --write-interesting --hot --budget --sparsity --unit --min-rate; do
+                  --function --write-interesting --hot --budget --sparsity --unit --min-rate \
+                  --release --release-id --counts; do
         for value in "" 0 -1 1.5 100 abc 3 2048 1e99; do
             compare "$c $option=$value" $c "$r" "$option=$value"
         done
