@@ -376,10 +376,19 @@ static bool parse_loaded(struct report_parser *parser)
     return true;
 }
 
+static bool starts_with_digit(struct text_slice field)
+{
+    return field.size > 0 && field.data[0] >= '0' && field.data[0] <= '9';
+}
+
 /* The scheme whose records include one named NAME, and that kind.  */
 static bool find_scheme_record(struct text_slice name, int *scheme,
                                const struct scheme_record_kind **kind)
 {
+    /* Most lines are counts, which no scheme's record is (their names are
+       words).  */
+    if (starts_with_digit(name))
+        return false;
     for (int s = 0; s < SAMPLER_N_SCHEMES; s++) {
         const struct scheme_records *records = scheme_infos[s].report->records;
         for (size_t k = 0; records && k < records->n_kinds; k++) {
@@ -391,11 +400,6 @@ static bool find_scheme_record(struct text_slice name, int *scheme,
         }
     }
     return false;
-}
-
-static bool starts_with_digit(struct text_slice field)
-{
-    return field.size > 0 && field.data[0] >= '0' && field.data[0] <= '9';
 }
 
 /* Everything after the version line, up to and including `end'.  */

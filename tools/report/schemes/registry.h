@@ -51,7 +51,8 @@ struct merge_kind_report {
 };
 
 /* A kind of record a scheme adds to reports, after their units
-   (runtime/report-format.md); the record's first field is its name.
+   (runtime/report-format.md); the record's first field is its name, a
+   word (a line that starts with a digit is a site's counts).
    READ reads RECORD into the scheme's data for REPORT, *DATA (NULL until
    its first record made it), failing with record_fail.  */
 struct scheme_record_kind {
