@@ -33,6 +33,8 @@ REPORT_SRCS := $(wildcard tools/report/*.c tools/report/schemes/*.c)
 REPORT_HDRS := $(wildcard tools/report/*.h tools/report/schemes/*.h)
 REPORT_TOOL := $(B)/bin/sampler-report
 
+RELEASE_TOOL := $(B)/bin/sampler-release
+
 PLUGIN     := $(B)/lib/sampler/sampler.so
 LIBA       := $(B)/lib/libsampler.a
 LIBSO      := $(B)/lib/libsampler.so.0
@@ -54,7 +56,7 @@ DEPS := gcc g++ make gcc-12-plugin-dev libgsl-dev check pkg-config valgrind pyth
 # What `make bench` needs to build its programs: jq's autoreconf, the
 # sqlite3 amalgamation (tclsh), bc (flex's libl).
 BENCH_DEPS := autoconf automake libtool tcl libfl-dev
-all: $(PLUGIN) $(LIBA) $(LIBSO) $(WRAPPER) $(HEADER) $(PCFILE) $(REPORT_TOOL)
+all: $(PLUGIN) $(LIBA) $(LIBSO) $(WRAPPER) $(HEADER) $(PCFILE) $(REPORT_TOOL) $(RELEASE_TOOL)
 
 $(B)/obj/plugin/%.o: plugin/%.cc $(PLUGIN_HDRS) runtime/sampler-abi.h runtime/schemes.def
 	@mkdir -p $(@D)
@@ -80,6 +82,13 @@ $(LIBSO): $(RUNTIME_OBJS)
 $(REPORT_TOOL): $(REPORT_SRCS) $(REPORT_HDRS) runtime/sampler-abi.h runtime/schemes.def
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) -Itools/report -Iruntime -o $@ $(REPORT_SRCS) $(GSL_LIBS)
+
+# Checks release configurations and makes the object a release carries
+# (docs/remote.md); the runtime's own parser.
+$(RELEASE_TOOL): tools/release/sampler-release.c runtime/release.c runtime/release.h \
+                 runtime/sampler-abi.h runtime/schemes.def
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) -Iruntime -o $@ tools/release/sampler-release.c runtime/release.c
 
 $(WRAPPER): tools/sampler-gcc.in
 	@mkdir -p $(@D)

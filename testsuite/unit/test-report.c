@@ -524,7 +524,8 @@ static const struct unit_case unit_cases[] = {
     { UNIT(0, 2, 3, SIGNATURE, good_offsets, some_counters), "ABI version 0" },
     /* Version 1's sample functions returned the next countdown.  */
     { UNIT(1, 2, 3, SIGNATURE, good_offsets, some_counters), "ABI version 1" },
-    { UNIT(3, 2, 3, SIGNATURE, good_offsets, some_counters), "ABI version 3" },
+    { UNIT(4, 2, 3, SIGNATURE, good_offsets, some_counters), "ABI version 4" },
+    { UNIT(2, 2, 3, SIGNATURE, good_offsets, some_counters), NULL },
     { UNIT(SAMPLER_ABI_VERSION, 2, 3, NULL, good_offsets, some_counters), "signature" },
     { UNIT(SAMPLER_ABI_VERSION, 2, 3, "0123456789ABCDEF0123456789abcdef", good_offsets, some_counters), "signature" },
     { UNIT(SAMPLER_ABI_VERSION, 2, 3, "0123456789abcdef", good_offsets, some_counters), "signature" },
