@@ -34,6 +34,10 @@ REPORT_HDRS := $(wildcard tools/report/*.h tools/report/schemes/*.h)
 REPORT_TOOL := $(B)/bin/sampler-report
 
 RELEASE_TOOL := $(B)/bin/sampler-release
+SUBMIT_SRCS := $(wildcard tools/submit/*.c) runtime/release.c
+SUBMIT_HDRS := $(wildcard tools/submit/*.h) runtime/release.h
+SUBMIT_TOOL := $(B)/bin/sampler-submit
+SUBMIT_UNITS := $(B)/lib/systemd/user/sampler-submit.service $(B)/lib/systemd/user/sampler-submit.timer
 
 PLUGIN     := $(B)/lib/sampler/sampler.so
 LIBA       := $(B)/lib/libsampler.a
@@ -48,15 +52,18 @@ PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 # The real-program recipes (testsuite/real/packages/*.sh) say what they need
 # to build and run their suites; csmith generates the random programs;
 # libc6-dbg has the symbols that name libc's functions chosen by an IFUNC
-# (__strcmp_avx2) as indirect-call targets (testsuite/values).
+# (__strcmp_avx2) as indirect-call targets (testsuite/values);
+# sampler-submit sends with libcurl and gzips with zlib, and its tests
+# make a certificate with openssl.
 REAL_DEPS := $(shell testsuite/real/run-real.sh --deps)
 DEPS := gcc g++ make gcc-12-plugin-dev libgsl-dev check pkg-config valgrind python3 \
         gcc-12-source dpkg-dev sqlite3 csmith libcsmith-dev clang libclang-rt-14-dev \
-        libc6-dbg $(REAL_DEPS)
+        libc6-dbg libcurl4-openssl-dev zlib1g-dev openssl $(REAL_DEPS)
 # What `make bench` needs to build its programs: jq's autoreconf, the
 # sqlite3 amalgamation (tclsh), bc (flex's libl).
 BENCH_DEPS := autoconf automake libtool tcl libfl-dev
-all: $(PLUGIN) $(LIBA) $(LIBSO) $(WRAPPER) $(HEADER) $(PCFILE) $(REPORT_TOOL) $(RELEASE_TOOL)
+all: $(PLUGIN) $(LIBA) $(LIBSO) $(WRAPPER) $(HEADER) $(PCFILE) $(REPORT_TOOL) $(RELEASE_TOOL) \
+     $(SUBMIT_TOOL) $(SUBMIT_UNITS)
 
 $(B)/obj/plugin/%.o: plugin/%.cc $(PLUGIN_HDRS) runtime/sampler-abi.h runtime/schemes.def
 	@mkdir -p $(@D)
@@ -89,6 +96,21 @@ $(RELEASE_TOOL): tools/release/sampler-release.c runtime/release.c runtime/relea
                  runtime/sampler-abi.h runtime/schemes.def
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) -Iruntime -o $@ tools/release/sampler-release.c runtime/release.c
+
+# Sends the reports of field runs to their collectors (docs/remote.md).
+$(SUBMIT_TOOL): $(SUBMIT_SRCS) $(SUBMIT_HDRS) runtime/sampler-abi.h runtime/schemes.def
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) -Itools/submit -Iruntime -o $@ $(SUBMIT_SRCS) -lcurl -lz
+
+# The systemd user units name sampler-submit by its absolute path: the
+# build's here, the installed one after `make install`.
+$(B)/lib/systemd/user/sampler-submit.service: tools/submit/systemd/sampler-submit.service.in
+	@mkdir -p $(@D)
+	sed 's|@BINDIR@|$(abspath $(B))/bin|' $< > $@
+
+$(B)/lib/systemd/user/sampler-submit.timer: tools/submit/systemd/sampler-submit.timer
+	@mkdir -p $(@D)
+	cp $< $@
 
 $(WRAPPER): tools/sampler-gcc.in
 	@mkdir -p $(@D)
@@ -262,6 +284,8 @@ bench: all
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)
 	cp -a $(B)/bin $(B)/lib $(B)/include $(DESTDIR)$(PREFIX)/
+	sed -i 's|$(abspath $(B))/bin|$(PREFIX)/bin|' \
+	  $(DESTDIR)$(PREFIX)/lib/systemd/user/sampler-submit.service
 
 clean:
 	rm -rf $(B)

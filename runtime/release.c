@@ -244,6 +244,23 @@ static bool url_value(const struct value *value, char *out)
     return true;
 }
 
+bool sampler_release_check_url(const char *url, char *error)
+{
+    char out[SAMPLER_RELEASE_URL_SIZE];
+    struct value value = { .text = url, .length = strlen(url), .error = error };
+
+    return url_value(&value, out);
+}
+
+bool sampler_release_check_name(const char *name)
+{
+    char out[SAMPLER_RELEASE_NAME_SIZE];
+    char error[SAMPLER_RELEASE_ERROR_SIZE];
+    struct value value = { .text = name, .length = strlen(name), .error = error };
+
+    return name_value(&value, out, "name");
+}
+
 /* ---- Settings ------------------------------------------------------------ */
 
 enum setting_id {

@@ -70,6 +70,13 @@ bool sampler_release_parse(const char *text, size_t length, struct sampler_relea
    small.  */
 long sampler_release_format(const struct sampler_release *release, char *buffer, size_t size);
 
+/* Whether URL is a valid `collector' (an https URL; http only to this
+   machine); if not, says why in ERROR (SAMPLER_RELEASE_ERROR_SIZE).  */
+bool sampler_release_check_url(const char *url, char *error);
+
+/* Whether NAME is a valid product or version name.  */
+bool sampler_release_check_name(const char *name);
+
 /* Consent files (docs/remote.md): the first line that is neither empty
    nor a comment says `yes' or `no'.  */
 enum sampler_consent_answer {
