@@ -46,7 +46,7 @@ WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-paths check-run check-rates check-report check-schemes check-runtime check-torture check-torture-ci check-case-study check-real check-csmith install clean bench demo deps
+.PHONY: all evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-paths check-run check-rates check-report check-schemes check-runtime check-remote check-torture check-torture-ci check-case-study check-real check-csmith install clean bench demo deps
 
 # What a fresh Debian bookworm machine needs (run as root).
 # The real-program recipes (testsuite/real/packages/*.sh) say what they need
@@ -139,6 +139,7 @@ check: all
 	$(MAKE) check-rates
 	$(MAKE) check-paths
 	$(MAKE) check-runtime
+	$(MAKE) check-remote
 	$(MAKE) check-torture-ci
 	$(MAKE) check-case-study
 	$(MAKE) check-real REAL_PACKAGES="$(CHECK_REAL_PACKAGES)" REAL_OPTIONS="$(CHECK_REAL_OPTIONS)"
@@ -271,6 +272,20 @@ check-run: all
 # nothing, the statistics of weighted sites, training, bad rates files.
 check-rates: all
 	testsuite/rates/run-rates-tests.sh $(abspath $(B))
+
+# The field side of remote sampling (docs/remote.md): release
+# configurations, field runs, sampler-submit against a stand-in collector
+# on loopback, and zlib's instrumented release run as its users run it.
+REMOTE_UNIT := $(B)/testsuite/remote/test-release
+$(REMOTE_UNIT): testsuite/remote/test-release.c $(LIBA) runtime/release.h runtime/run-id.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) $(shell pkg-config --cflags check) -Iruntime -o $@ $< $(LIBA) \
+	  $(shell pkg-config --libs check) -lm -pthread
+
+check-remote: all $(REMOTE_UNIT)
+	$(REMOTE_UNIT)
+	testsuite/remote/run-remote-tests.sh $(abspath $(B))
+	testsuite/remote/real-release.sh $(abspath $(B))
 
 # Threads, fork and exec, crashes, shared libraries, interim reports.
 check-runtime: all

@@ -187,40 +187,42 @@ static bool is_loopback_host(const char *host, size_t length)
    http only to this machine: reports leave it encrypted.  */
 static bool url_value(const struct value *value, char *out)
 {
-    static const char expected[] =
-        "an https:// URL (http:// only for localhost, 127.x.x.x or [::1]) "
-        "without user name, query or fragment, at most 512 bytes";
+    static const char path_characters[] =
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@%/";
     const char *text = value->text;
     size_t length = value->length, scheme;
 
     if (length >= SAMPLER_RELEASE_URL_SIZE)
-        return fail(value, "expected %s", expected);
+        return fail(value, "%s", "longer than 512 bytes");
     if (length > 8 && memcmp(text, "https://", 8) == 0)
         scheme = 8;
     else if (length > 7 && memcmp(text, "http://", 7) == 0)
         scheme = 7;
     else
-        return fail(value, "expected %s", expected);
+        return fail(value, "%s", "expected an https:// URL");
     const char *host = text + scheme;
     size_t host_length = 0;
     if (host[0] == '[') {
         while (scheme + host_length < length && host[host_length] != ']')
             host_length++;
         if (scheme + host_length == length)
-            return fail(value, "expected %s", expected);
+            return fail(value, "%s", "an IPv6 address without its ']'");
         host_length++;
         for (size_t i = 1; i + 1 < host_length; i++)
             if (strchr("0123456789abcdefABCDEF:.", host[i]) == NULL)
-                return fail(value, "expected %s", expected);
+                return fail(value, "%s", "a bad IPv6 address");
     } else {
         while (scheme + host_length < length
                && strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-",
                          host[host_length]) != NULL)
             host_length++;
     }
-    if (host_length == 0 || host[0] == '.' || host[0] == '-')
-        return fail(value, "expected %s (no host name)", expected);
     size_t at = scheme + host_length;
+    for (size_t i = scheme; i < length && text[i] != '/'; i++)
+        if (text[i] == '@')
+            return fail(value, "%s", "a user name in the URL (it would be written into logs)");
+    if (host_length == 0 || host[0] == '.' || host[0] == '-')
+        return fail(value, "%s", "no host name");
     if (at < length && text[at] == ':') {
         size_t digits = 0;
         unsigned long port = 0;
@@ -228,17 +230,20 @@ static bool url_value(const struct value *value, char *out)
                && text[at + 1 + digits] <= '9' && digits < 6)
             port = port * 10 + (unsigned long)(text[at + 1 + digits++] - '0');
         if (digits == 0 || port == 0 || port > 65535)
-            return fail(value, "expected %s (a port from 1 to 65535)", expected);
+            return fail(value, "%s", "expected a port from 1 to 65535");
         at += 1 + digits;
     }
     if (at < length && text[at] != '/')
-        return fail(value, "expected %s", expected);
-    for (size_t i = at; i < length; i++)
-        if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-                   "-._~!$&'()*+,;=:@%/", text[i]) == NULL || text[i] == '\0')
-            return fail(value, "expected %s", expected);
+        return fail(value, "%s", "expected '/' or the end after the host and port");
+    for (size_t i = at; i < length; i++) {
+        if (text[i] == '?' || text[i] == '#')
+            return fail(value, "%s", "a query or fragment in the URL (the submitter adds a path)");
+        if (text[i] == '\0' || strchr(path_characters, text[i]) == NULL)
+            return fail(value, "%s", "a character a URL's path cannot hold (spaces are %20)");
+    }
     if (scheme == 7 && !is_loopback_host(host, host_length))
-        return fail(value, "expected %s: reports leave the machine encrypted", expected);
+        return fail(value, "%s", "plain http:// is for localhost, 127.x.x.x and [::1] only: "
+                    "reports leave the machine encrypted (https://)");
     memcpy(out, text, length);
     out[length] = '\0';
     return true;
