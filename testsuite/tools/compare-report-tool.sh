@@ -271,7 +271,9 @@ for c in show merge rank export values rates paths subpaths; do
     compare "$c --source-dir" $c "$r" --source-dir
     compare "$c --source-dir=" $c "$r" --source-dir=
     compare "$c -" $c -
-    compare "$c --" $c -- "$r"
+    # `--' ends the options of every command since they share one runner;
+    # main's tool took it in show only (the others: "unknown option '--'").
+    if [ "$c" = show ]; then compare "$c --" $c -- "$r"; fi
     compare "$c --all" $c "$r" --all
     # shellcheck disable=SC2086
     compare "$c missing input" $c "$seed/nothing.report" $o

@@ -130,6 +130,8 @@ static int take_format(struct invocation *invocation, int argc, char **argv, int
     const char *value;
     if (!command_option_value("--format", argc, argv, i, &value))
         return 0;
+    if (!value && command->format_missing)
+        return command_usage_error(command, "%s", command->format_missing), -1;
     for (int f = 0; value && f < N_OUTPUT_FORMATS; f++) {
         if ((command->formats & FORMAT_SET(f))
             && strcmp(value, output_format_name((enum output_format) f)) == 0) {

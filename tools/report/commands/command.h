@@ -65,6 +65,8 @@ struct command {
                                       name; NULL says they are for rank and export */
     unsigned formats;              /* --format's choices, FORMAT_SET; 0: no --format */
     const char *formats_expected;  /* what the message for another format says */
+    const char *format_missing;    /* the message for --format without a value;
+                                      NULL: it is an unknown format '' */
     const char *output_what;       /* --output (-o) takes this ("FILE"), and must be
                                       given; NULL: no --output */
     bool source_dirs;              /* --source-dir */

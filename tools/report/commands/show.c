@@ -301,6 +301,7 @@ const struct command show_command = {
     .inputs = INPUTS_ONE_REPORT,
     .formats = FORMAT_SET(FORMAT_TEXT) | FORMAT_SET(FORMAT_CSV) | FORMAT_SET(FORMAT_JSONL),
     .formats_expected = "expected text, csv or jsonl",
+    .format_missing = "option '--format' needs a value (text, csv or jsonl)",
     .options_size = sizeof (struct show_options),
     .take_option = take_show_option,
     .run = run_show,

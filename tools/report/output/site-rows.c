@@ -360,8 +360,8 @@ static void write_csv(FILE *out, const struct run_report *report, const struct s
 
 /* ---- JSON lines -------------------------------------------------------- */
 
-static void write_jsonl(FILE *out, const struct run_report *report,
-                        const struct site_row *rows, size_t n_rows)
+/* The report's own line: its header's records.  */
+static void write_jsonl_run(FILE *out, const struct run_report *report)
 {
     fputc('{', out);
     json_key(out, "program", true);
@@ -416,74 +416,84 @@ static void write_jsonl(FILE *out, const struct run_report *report,
         json_key(out, exit_kind_name(report->exit_kind), true);
         fprintf(out, "%u}}\n", report->exit_code);
     }
+}
 
-    for (size_t i = 0; i < n_rows; i++) {
-        const struct site_row *row = &rows[i];
-        const struct site *site = row->site;
+/* A site's line: where it is, its counts and their estimates.  */
+static void write_jsonl_row(FILE *out, const struct run_report *report,
+                            const struct site_row *row)
+{
+    const struct site *site = row->site;
+    fputc('{', out);
+    json_key(out, "unit", true);
+    json_string(out, row->unit->signature);
+    json_key(out, "source", false);
+    json_string(out, row->unit->source);
+    json_key(out, "site", false);
+    fprintf(out, "%u", row->site_index);
+    json_key(out, "file", false);
+    json_string_or_null(out, site ? site->file : NULL);
+    json_key(out, "line", false);
+    if (site)
+        fprintf(out, "%u", site->line);
+    else
+        fputs("null", out);
+    json_key(out, "column", false);
+    if (site)
+        fprintf(out, "%u", site->column);
+    else
+        fputs("null", out);
+    json_key(out, "function", false);
+    json_string_or_null(out, site ? site->function : NULL);
+    json_key(out, "scheme", false);
+    json_string(out, site ? scheme_name(site->scheme) : "unknown");
+    json_key(out, "predicate", false);
+    json_string_or_null(out, site ? site->predicate : NULL);
+    json_key(out, "counts", false);
+    fputc('{', out);
+    unsigned n_counters = row_counter_count(row);
+    for (unsigned position = 0; position < n_counters; position++) {
+        unsigned counter = row_counter_at(row, position);
+        char generated[16];
+        const char *name;
+        struct counter_value value;
+        counter_name(row, counter, generated, sizeof generated, &name);
+        counter_value(row, counter, &value);
+        json_key(out, name, position == 0);
+        fputs(value.state == VALUE_NUMBER ? value.text : "null", out);
+    }
+    fputc('}', out);
+    if (site) {
+        char number[48];
+        json_key(out, "rate", false);
+        format_double(row_rate(report, row), number, sizeof number);
+        fputs(number, out);
+        json_key(out, "estimated", false);
         fputc('{', out);
-        json_key(out, "unit", true);
-        json_string(out, row->unit->signature);
-        json_key(out, "source", false);
-        json_string(out, row->unit->source);
-        json_key(out, "site", false);
-        fprintf(out, "%u", row->site_index);
-        json_key(out, "file", false);
-        json_string_or_null(out, site ? site->file : NULL);
-        json_key(out, "line", false);
-        if (site)
-            fprintf(out, "%u", site->line);
-        else
-            fputs("null", out);
-        json_key(out, "column", false);
-        if (site)
-            fprintf(out, "%u", site->column);
-        else
-            fputs("null", out);
-        json_key(out, "function", false);
-        json_string_or_null(out, site ? site->function : NULL);
-        json_key(out, "scheme", false);
-        json_string(out, site ? scheme_name(site->scheme) : "unknown");
-        json_key(out, "predicate", false);
-        json_string_or_null(out, site ? site->predicate : NULL);
-        json_key(out, "counts", false);
-        fputc('{', out);
-        unsigned n_counters = row_counter_count(row);
+        bool first = true;
         for (unsigned position = 0; position < n_counters; position++) {
             unsigned counter = row_counter_at(row, position);
             char generated[16];
             const char *name;
-            struct counter_value value;
+            double estimated;
+            if (!counter_estimate(report, row, counter, &estimated))
+                continue;
             counter_name(row, counter, generated, sizeof generated, &name);
-            counter_value(row, counter, &value);
-            json_key(out, name, position == 0);
-            fputs(value.state == VALUE_NUMBER ? value.text : "null", out);
+            json_key(out, name, first);
+            first = false;
+            format_estimate(estimated, number, sizeof number);
+            fputs(number, out);
         }
         fputc('}', out);
-        if (site) {
-            char number[48];
-            json_key(out, "rate", false);
-            format_double(row_rate(report, row), number, sizeof number);
-            fputs(number, out);
-            json_key(out, "estimated", false);
-            fputc('{', out);
-            bool first = true;
-            for (unsigned position = 0; position < n_counters; position++) {
-                unsigned counter = row_counter_at(row, position);
-                char generated[16];
-                const char *name;
-                double estimated;
-                if (!counter_estimate(report, row, counter, &estimated))
-                    continue;
-                counter_name(row, counter, generated, sizeof generated, &name);
-                json_key(out, name, first);
-                first = false;
-                format_estimate(estimated, number, sizeof number);
-                fputs(number, out);
-            }
-            fputc('}', out);
-        }
-        fputs("}\n", out);
     }
+    fputs("}\n", out);
+}
+
+static void write_jsonl(FILE *out, const struct run_report *report,
+                        const struct site_row *rows, size_t n_rows)
+{
+    write_jsonl_run(out, report);
+    for (size_t i = 0; i < n_rows; i++)
+        write_jsonl_row(out, report, &rows[i]);
 }
 
 void write_rows(FILE *out, enum output_format format, const struct run_report *report,
