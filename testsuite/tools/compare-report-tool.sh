@@ -265,17 +265,22 @@ for c in show merge rank export values rates paths subpaths; do
     compare "$c --format=xml" $c "$r" --format=xml
     compare "$c --format=html" $c "$r" --format=html
     compare "$c --fail-if" $c "$r" --fail-if
-    # shellcheck disable=SC2086
-    compare "$c --fail-if=signal" $c "$r" --fail-if=signal $o
-    compare "$c --labels" $c "$r" --labels "$seed/labels"
+    # main's values took --output and -o, and crashed (it has no file to
+    # write), and took --fail-if and --labels and ignored them; it refuses
+    # them now as the other commands without them do (run-rank-tests.sh).
+    if [ "$c" != values ]; then
+        # shellcheck disable=SC2086
+        compare "$c --fail-if=signal" $c "$r" --fail-if=signal $o
+        compare "$c --labels" $c "$r" --labels "$seed/labels"
+        compare "$c -o" $c "$r" -o
+        compare "$c --output" $c "$r" --output="$out"
+    fi
     compare "$c both" $c "$r" --labels "$seed/labels" --fail-if=signal
     # With both mistakes every command now names the two options first;
     # main's rank named the missing input first.
     if [ "$c" != rank ]; then
         compare "$c both, no input" $c --labels "$seed/labels" --fail-if=signal
     fi
-    compare "$c -o" $c "$r" -o
-    compare "$c --output" $c "$r" --output="$out"
     compare "$c --source-dir" $c "$r" --source-dir
     compare "$c --source-dir=" $c "$r" --source-dir=
     compare "$c -" $c -
