@@ -265,10 +265,10 @@ for c in show merge rank export values rates paths subpaths; do
     compare "$c --format=xml" $c "$r" --format=xml
     compare "$c --format=html" $c "$r" --format=html
     compare "$c --fail-if" $c "$r" --fail-if
-    # main's values took --output and -o, and crashed (it has no file to
-    # write), and took --fail-if and --labels and ignored them; it refuses
-    # them now as the other commands without them do (run-rank-tests.sh).
-    if [ "$c" != values ]; then
+    # main's values, paths and subpaths took --output and -o, and crashed
+    # (they have no file to write), and took --fail-if and --labels and
+    # ignored them; they refuse them now, as show does (run-rank-tests.sh).
+    if [ "$c" != values ] && [ "$c" != paths ] && [ "$c" != subpaths ]; then
         # shellcheck disable=SC2086
         compare "$c --fail-if=signal" $c "$r" --fail-if=signal $o
         compare "$c --labels" $c "$r" --labels "$seed/labels"
