@@ -17,16 +17,22 @@ PLUGIN_INC := $(shell $(CC) -print-file-name=plugin)/include
 CFLAGS_COMMON := -std=c11 -O2 -g -Wall -Wextra -D_GNU_SOURCE
 # The runtime must not be instrumented by itself, whatever CFLAGS say.
 RUNTIME_CFLAGS := $(CFLAGS_COMMON) -fPIC -fvisibility=hidden -Iinclude -Iruntime
+# -Iplugin: every source of the plugin, in whichever folder, includes the
+# plugin's shared headers (plugin/*.h) and the runtime's (../runtime/) as
+# plugin/ would.
 PLUGIN_CXXFLAGS := -std=gnu++14 -O2 -g -Wall -Wextra -Wno-unused-parameter \
-                   -fPIC -fno-rtti -fno-exceptions -I$(PLUGIN_INC)
+                   -fPIC -fno-rtti -fno-exceptions -I$(PLUGIN_INC) -Iplugin
 
 GSL_LIBS   := -lgsl -lgslcblas -lm
 
 RUNTIME_SRCS := $(wildcard runtime/*.c runtime/schemes/*.c)
 RUNTIME_HDRS := $(wildcard runtime/*.h) runtime/schemes.def include/sampler.h
 RUNTIME_OBJS := $(RUNTIME_SRCS:runtime/%.c=$(B)/obj/runtime/%.o)
-PLUGIN_SRCS  := $(wildcard plugin/*.cc plugin/schemes/*.cc)
-PLUGIN_HDRS  := $(wildcard plugin/*.h)
+# The plugin's folders follow its pipeline (docs/design.md, "The plugin's
+# files"): passes/, sites/, transform/, support/, and schemes/ with a file
+# or a folder per scheme.
+PLUGIN_SRCS  := $(wildcard plugin/*/*.cc plugin/schemes/*/*.cc)
+PLUGIN_HDRS  := $(wildcard plugin/*.h plugin/*/*.h plugin/schemes/*/*.h)
 PLUGIN_OBJS  := $(PLUGIN_SRCS:plugin/%.cc=$(B)/obj/plugin/%.o)
 
 REPORT_SRCS := $(wildcard tools/report/*.c tools/report/schemes/*.c)

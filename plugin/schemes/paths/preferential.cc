@@ -24,7 +24,7 @@
    interesting path's number: the runtime tells them apart by the Ball-
    Larus number, which the slow copy keeps too (as PPP does).  */
 
-#include "ppp.h"
+#include "preferential.h"
 
 #include <string.h>
 #include <limits.h>

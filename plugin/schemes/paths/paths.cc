@@ -35,10 +35,10 @@
    checks' weights: no register, no instruction.  docs/paths.md says which
    paths exist.  */
 
-#include "../schemes.h"
-#include "../transform.h"
-#include "../runtime-decls.h"
-#include "../ppp.h"
+#include "schemes.h"
+#include "transform.h"
+#include "runtime-decls.h"
+#include "preferential.h"
 
 #include <string.h>
 

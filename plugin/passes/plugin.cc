@@ -3,7 +3,7 @@
 
 #include "schemes.h"
 #include "runtime-decls.h"
-#include "ppp.h"
+#include "schemes/paths/preferential.h"
 #include "plugin-version.h"
 
 #include <dlfcn.h>
