@@ -7,9 +7,9 @@
    (sites.cc), keeps the clones of the functions that got sites, finds
    the weighty functions (weightless.cc), with outline-entry clones the
    functions whose entry region's slow copy goes out of line
-   (outline-entry.cc), and emits the unit's counters,
-   descriptor and site table (unit.cc).  The transformation (transform.cc)
-   runs much later, on each function, and works from the markers.
+   (outline-entry.cc), and emits the unit's counters, descriptor and site
+   table (site-table.cc).  The transformation (transform-pass.cc) runs
+   much later, on each function, and works from the markers.
 
    Why one IPA pass: the weightless fixpoint needs every function of the
    unit at once, before inlining merges them.

@@ -13,7 +13,8 @@
        are not natural loops) so that every cycle holding a site crosses a
        check, on the exits of loops with a check, and where a computed
        goto lands; a check's weight is the largest number of sites on a
-       path from it to the next checks (checks.cc);
+       path from it to the next checks (threshold-checks.cc,
+       region-weights.cc);
      - the blocks from which a site is reachable before the next checks
        are copied: the original blocks without their markers are the fast
        copy, the copies observe each site when the countdown runs out there

@@ -21,7 +21,7 @@
    starts at the default.
 
    Why in the sites pass: the weights decide which markers exist, and the
-   checks' weights (checks.cc) are sums of the markers' weights.
+   checks' weights (region-weights.cc) are sums of the markers' weights.
 
    How to debug: verbose says, per unit, how many sites matched on their
    line, moved, or kept the default; the site table lists every site's
@@ -153,6 +153,120 @@ read_text_line (FILE *in, const char *path, unsigned long *number,
   return 1;
 }
 
+/* The header line's FIELDS: the file's kind and version.  False after
+   reporting an error at PATH:NUMBER.  */
+static bool
+parse_rates_header (const vec<char *> &fields, const char *path,
+		    unsigned long number)
+{
+  if (strcmp (fields[0], "sampler-rates") != 0)
+    {
+      error ("sampler: %s:%lu: not a rates file (it starts with %qs, "
+	     "expected %<sampler-rates%>)", path, number, fields[0]);
+      return false;
+    }
+  if (fields.length () != 2 || strcmp (fields[1], "1") != 0)
+    {
+      error ("sampler: %s:%lu: unknown rates file version (this "
+	     "plugin reads version 1)", path, number);
+      return false;
+    }
+  return true;
+}
+
+/* The `unit' record's FIELDS: the countdown unit (sampler_opts), once;
+   HAVE_UNIT says whether it was given before.  False after reporting an
+   error at PATH:NUMBER.  */
+static bool
+parse_unit_record (const vec<char *> &fields, bool have_unit,
+		   const char *path, unsigned long number)
+{
+  unsigned unit;
+  if (have_unit)
+    {
+      error ("sampler: %s:%lu: a second %<unit%> record", path, number);
+      return false;
+    }
+  if (fields.length () != 2
+      || !parse_number (fields[1], SAMPLER_COUNTDOWN_UNIT_MAX, &unit)
+      || unit == 0)
+    {
+      error ("sampler: %s:%lu: %<unit%> takes one whole number from "
+	     "1 to %d", path, number, SAMPLER_COUNTDOWN_UNIT_MAX);
+      return false;
+    }
+  sampler_opts.countdown_unit = unit;
+  return true;
+}
+
+/* A `site' record's FIELDS, `site WEIGHT SOURCE FILE LINE FUNCTION SCHEME
+   PREDICATE', into the rates, after the unit (HAVE_UNIT).  False after
+   reporting an error at PATH:NUMBER.  */
+static bool
+parse_site_record (vec<char *> &fields, bool have_unit, const char *path,
+		   unsigned long number)
+{
+  unsigned weight, site_line;
+  if (!have_unit)
+    {
+      error ("sampler: %s:%lu: a %<site%> before the %<unit%> record",
+	     path, number);
+      return false;
+    }
+  if (fields.length () != 8)
+    {
+      error ("sampler: %s:%lu: a %<site%> record has 8 fields, not %u",
+	     path, number, fields.length ());
+      return false;
+    }
+  if (!parse_number (fields[1], SAMPLER_SITE_WEIGHT_MAX, &weight))
+    {
+      error ("sampler: %s:%lu: the weight %qs is not a whole number "
+	     "from 0 to %d", path, number, fields[1],
+	     SAMPLER_SITE_WEIGHT_MAX);
+      return false;
+    }
+  if (!parse_number (fields[4], UINT_MAX, &site_line))
+    {
+      error ("sampler: %s:%lu: the line %qs is not a whole number",
+	     path, number, fields[4]);
+      return false;
+    }
+  if (!known_scheme (fields[6]))
+    {
+      error ("sampler: %s:%lu: unknown scheme %qs", path, number,
+	     fields[6]);
+      return false;
+    }
+  if (!unescape (fields[2]) || !unescape (fields[3])
+      || !unescape (fields[5]) || !unescape (fields[7]))
+    {
+      error ("sampler: %s:%lu: a bad escape (only %<\\\\%>, %<\\t%> "
+	     "and %<\\n%> are known)", path, number);
+      return false;
+    }
+  if (!*fields[2] || !*fields[3] || !*fields[5])
+    {
+      error ("sampler: %s:%lu: an empty source, file or function",
+	     path, number);
+      return false;
+    }
+  char *key = rate_key (fields[2], fields[3], fields[5], fields[6],
+			fields[7]);
+  bool existed;
+  vec<rate_entry> *&entries = rates->get_or_insert (key, &existed);
+  if (existed)
+    free (key);
+  else
+    {
+      entries = new vec<rate_entry> ();
+      entries->create (1);
+    }
+  rate_entry entry = { site_line, weight, false };
+  entries->safe_push (entry);
+  return true;
+}
+
 /* Reads the rates file PATH strictly: every error names PATH:LINE.
    Returns false after reporting them.  */
 bool
@@ -187,17 +301,8 @@ load_rates (const char *path)
       const char *record = fields[0];
       if (!have_header)
 	{
-	  if (strcmp (record, "sampler-rates") != 0)
+	  if (!parse_rates_header (fields, path, number))
 	    {
-	      error ("sampler: %s:%lu: not a rates file (it starts with %qs, "
-		     "expected %<sampler-rates%>)", path, number, record);
-	      ok = false;
-	      break;
-	    }
-	  if (fields.length () != 2 || strcmp (fields[1], "1") != 0)
-	    {
-	      error ("sampler: %s:%lu: unknown rates file version (this "
-		     "plugin reads version 1)", path, number);
 	      ok = false;
 	      break;
 	    }
@@ -205,92 +310,13 @@ load_rates (const char *path)
 	}
       else if (strcmp (record, "unit") == 0)
 	{
-	  unsigned unit;
-	  if (have_unit)
-	    {
-	      error ("sampler: %s:%lu: a second %<unit%> record", path, number);
-	      ok = false;
-	    }
-	  else if (fields.length () != 2
-		   || !parse_number (fields[1], SAMPLER_COUNTDOWN_UNIT_MAX,
-				     &unit)
-		   || unit == 0)
-	    {
-	      error ("sampler: %s:%lu: %<unit%> takes one whole number from "
-		     "1 to %d", path, number, SAMPLER_COUNTDOWN_UNIT_MAX);
-	      ok = false;
-	    }
+	  if (parse_unit_record (fields, have_unit, path, number))
+	    have_unit = true;
 	  else
-	    {
-	      sampler_opts.countdown_unit = unit;
-	      have_unit = true;
-	    }
+	    ok = false;
 	}
       else if (strcmp (record, "site") == 0)
-	{
-	  /* site WEIGHT SOURCE FILE LINE FUNCTION SCHEME PREDICATE */
-	  unsigned weight, site_line;
-	  if (!have_unit)
-	    {
-	      error ("sampler: %s:%lu: a %<site%> before the %<unit%> record",
-		     path, number);
-	      ok = false;
-	    }
-	  else if (fields.length () != 8)
-	    {
-	      error ("sampler: %s:%lu: a %<site%> record has 8 fields, not %u",
-		     path, number, fields.length ());
-	      ok = false;
-	    }
-	  else if (!parse_number (fields[1], SAMPLER_SITE_WEIGHT_MAX, &weight))
-	    {
-	      error ("sampler: %s:%lu: the weight %qs is not a whole number "
-		     "from 0 to %d", path, number, fields[1],
-		     SAMPLER_SITE_WEIGHT_MAX);
-	      ok = false;
-	    }
-	  else if (!parse_number (fields[4], UINT_MAX, &site_line))
-	    {
-	      error ("sampler: %s:%lu: the line %qs is not a whole number",
-		     path, number, fields[4]);
-	      ok = false;
-	    }
-	  else if (!known_scheme (fields[6]))
-	    {
-	      error ("sampler: %s:%lu: unknown scheme %qs", path, number,
-		     fields[6]);
-	      ok = false;
-	    }
-	  else if (!unescape (fields[2]) || !unescape (fields[3])
-		   || !unescape (fields[5]) || !unescape (fields[7]))
-	    {
-	      error ("sampler: %s:%lu: a bad escape (only %<\\\\%>, %<\\t%> "
-		     "and %<\\n%> are known)", path, number);
-	      ok = false;
-	    }
-	  else if (!*fields[2] || !*fields[3] || !*fields[5])
-	    {
-	      error ("sampler: %s:%lu: an empty source, file or function",
-		     path, number);
-	      ok = false;
-	    }
-	  else
-	    {
-	      char *key = rate_key (fields[2], fields[3], fields[5], fields[6],
-				    fields[7]);
-	      bool existed;
-	      vec<rate_entry> *&entries = rates->get_or_insert (key, &existed);
-	      if (existed)
-		free (key);
-	      else
-		{
-		  entries = new vec<rate_entry> ();
-		  entries->create (1);
-		}
-	      rate_entry entry = { site_line, weight, false };
-	      entries->safe_push (entry);
-	    }
-	}
+	ok &= parse_site_record (fields, have_unit, path, number);
       else
 	{
 	  error ("sampler: %s:%lu: unknown record %qs (expected %<unit%> or "

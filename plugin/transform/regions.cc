@@ -9,10 +9,10 @@
    a check, as a loop's header does, counts as an end too, so that the
    header keeps no code and is never copied).  With a region scheme (one
    whose hooks region_number and region_slow_copy are set):
-     - every cycle crosses a check (checks.cc), so a traversal is acyclic;
+     - every cycle crosses a check (threshold-checks.cc), so a traversal is acyclic;
      - mark_region_exits puts an exit marker, a site of the scheme, in a
        block of its own on every edge that leaves a region: every
-       traversal crosses exactly one, so weigh adds 1 to every region's
+       traversal crosses exactly one, so weigh_checks adds 1 to every region's
        weight (the traversal is one visit on the countdown, made at its
        exit), the slow copy spans whole regions (every block of a region
        has a site ahead), and the fast copy deletes the markers as any

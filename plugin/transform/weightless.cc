@@ -8,7 +8,7 @@
    a check after the call.  find_weighty_functions computes the others,
    the weighty ones, once per unit, in the first pass (sites-pass.cc);
    call_may_use_countdown answers for each call in the transformation
-   (checks.cc) and in loop versioning (versioning.cc).
+   (threshold-checks.cc) and in loop versioning (versioning.cc).
 
    Why here, before GCC's optimisers: the sites pass sees every function
    of the unit with its markers, before inlining and IPA cloning change
