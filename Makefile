@@ -32,7 +32,7 @@ RUNTIME_OBJS := $(RUNTIME_SRCS:runtime/%.c=$(B)/obj/runtime/%.o)
 # files"): passes/, sites/, transform/, support/, and schemes/ with a file
 # or a folder per scheme.
 PLUGIN_SRCS  := $(wildcard plugin/*/*.cc plugin/schemes/*/*.cc)
-PLUGIN_HDRS  := $(wildcard plugin/*.h plugin/*/*.h plugin/schemes/*/*.h)
+PLUGIN_HDRS  := $(wildcard plugin/*.h plugin/*.def plugin/*/*.h plugin/schemes/*/*.h)
 PLUGIN_OBJS  := $(PLUGIN_SRCS:plugin/%.cc=$(B)/obj/plugin/%.o)
 
 REPORT_SRCS := $(wildcard tools/report/*.c tools/report/schemes/*.c)
@@ -46,7 +46,7 @@ WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-paths check-run check-rates check-report check-schemes check-runtime check-torture check-torture-ci check-case-study check-real check-csmith install clean bench demo deps
+.PHONY: all evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-docs check-paths check-run check-rates check-report check-schemes check-runtime check-torture check-torture-ci check-case-study check-real check-csmith install clean bench demo deps
 
 # What a fresh Debian bookworm machine needs (run as root).
 # The real-program recipes (testsuite/real/packages/*.sh) say what they need
@@ -107,6 +107,7 @@ deps:
 check: all
 	$(MAKE) check-unit
 	$(MAKE) check-plugin
+	$(MAKE) check-docs
 	$(MAKE) check-report
 	$(MAKE) check-fuzz
 	$(MAKE) check-run
@@ -160,6 +161,12 @@ check-fuzz: fuzz-build
 
 check-plugin: all
 	testsuite/plugin/run-plugin-tests.sh $(abspath $(B))
+	testsuite/plugin/arguments/run-argument-tests.py $(abspath $(B))
+
+# The README's table of plugin arguments is the one the plugin's table
+# (plugin/arguments.def) generates: -fplugin-arg-sampler-help=markdown.
+check-docs: $(PLUGIN)
+	testsuite/plugin/arguments/check-readme-table.sh $(abspath $(B)) README.md
 
 # The example of Liblit et al. (PLDI 2003), built with the wrapper and run at three sparsities.
 demo: all

@@ -29,6 +29,8 @@ struct sampler_options
   bool verbose;			/* Say what was done to each function.  */
   const char *dump_file;	/* Append the checks and weights here.  */
   const char *site_table_file;	/* Append the unit's site table here.  */
+  /* Print the help: "text" or "markdown" (help=), or NULL.  */
+  const char *help;
   /* Function names the user asserts are weightless (comma list, or NULL).  */
   const char *weightless_names;
   unsigned pairs_limit;		/* Most scalar-pairs sites per assignment.  */
@@ -76,8 +78,9 @@ extern struct sampler_options sampler_opts;
    files they name; false after reporting every bad argument
    (support/arguments.cc).  */
 bool parse_arguments (struct plugin_name_args *info);
-/* The text -fplugin-arg-sampler-help prints.  */
-const char *sampler_help (void);
+/* The text -fplugin-arg-sampler-help prints (xmalloc'd); with MARKDOWN,
+   the README's table of arguments.  */
+char *sampler_help (bool markdown = false);
 
 /* The attribute's name and the forms of its optional argument.  */
 #define SAMPLED_ATTR "sampled"

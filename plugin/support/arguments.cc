@@ -1,5 +1,15 @@
-/* sampler.so: the plugin's arguments, -fplugin-arg-sampler-KEY=VALUE.
-   Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).  */
+/* sampler.so: the plugin's arguments, -fplugin-arg-sampler-KEY[=VALUE].
+   Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).
+
+   What.  The table of arguments, plugin/arguments.def, says each key's
+   kind, range, default and help; parse_arguments reads the command line
+   strictly with it (every bad argument is an error naming the argument
+   and what it accepts), then reads the files the arguments name (rates,
+   interesting paths); sampler_help renders the table as the help, or as
+   the README's markdown table (help=markdown).
+
+   Why one table: the parser, the help, the README and the bad-input test
+   (testsuite/plugin/arguments/) cannot disagree.  */
 
 #include "schemes.h"
 
@@ -9,50 +19,62 @@
 
 struct sampler_options sampler_opts;
 
-/* The help text; the list of schemes comes from the registry, in
-   sampler_help.  */
-static const char help_schemes[]
-  = "  -fplugin-arg-sampler-schemes=LIST   instrumentation schemes: ";
-static const char help_rest[]
-  = "  -fplugin-arg-sampler-include-function=PATTERN, exclude-function=PATTERN,\n"
-  "  -fplugin-arg-sampler-include-file=PATTERN, exclude-file=PATTERN\n"
-  "      scope rules, in order; the first that matches decides (fnmatch)\n"
-  "  -fplugin-arg-sampler-weightless=F,G functions asserted weightless\n"
-  "  -fplugin-arg-sampler-pairs-limit=N  most scalar-pairs per assignment (16)\n"
-  "  -fplugin-arg-sampler-pairs-sites=assignment|pair  an assignment's pairs\n"
-  "      are sampled together, one visit (assignment, the default), or each\n"
-  "      pair on its own (pair)\n"
-  "  -fplugin-arg-sampler-hotlist=K      values a values site's hot-list\n"
-  "      holds (16)\n"
-  "  -fplugin-arg-sampler-subpath-max=2^N longest subpath, in blocks, a power\n"
-  "      of two from 2 to 1024 (2^8)\n"
-  "  -fplugin-arg-sampler-pairs-constants also pair assignments with the\n"
-  "      integer constants of the function\n"
-  "  -fplugin-arg-sampler-region-limit=N most sites between two checks on\n"
-  "      any path (0: no limit; the default, but 64 with rates=)\n"
-  "  -fplugin-arg-sampler-pad-limit=N    paths this many sites lighter than\n"
-  "      the heaviest are counted as the heaviest (16)\n"
-  "  -fplugin-arg-sampler-paths-array=K  path counters of a function (paths):\n"
-  "      an array when it has at most K paths, else a hash table of K (32)\n"
-  "  -fplugin-arg-sampler-paths-max=N    most paths a region may have before\n"
-  "      a check cuts it (paths; 4096)\n"
-  "  -fplugin-arg-sampler-paths-interesting=FILE  number these paths\n"
-  "      compactly, counted in an array (paths; docs/paths.md)\n"
-  "  -fplugin-arg-sampler-unsampled=0|1  unsampled copies of instrumented\n"
-  "      functions, for runs with sampling off (1)\n"
-  "  -fplugin-arg-sampler-outline-entry=0|1  the entry region's slow copy\n"
-  "      in a clone of the function, called from the entry check (0)\n"
-  "  -fplugin-arg-sampler-rates=FILE     per-site weights from FILE (made by\n"
-  "      sampler-report rates; docs/rates.md)\n"
-  "  -fplugin-arg-sampler-site-table=FILE append the unit's site table to FILE\n"
-  "  -fplugin-arg-sampler-verbose        say how each function was treated\n"
-  "  -fplugin-arg-sampler-dump=FILE      append checks and weights to FILE\n"
-  "  -fplugin-arg-sampler-help           print this text\n";
+/* What an argument's value is: see plugin/arguments.def.  */
+enum argument_kind
+{
+  ARG_SCHEMES,
+  ARG_SCOPE,
+  ARG_FUNCTIONS,
+  ARG_FILE,
+  ARG_NUMBER,
+  ARG_POWER_OF_TWO,
+  ARG_FLAG,
+  ARG_CHOICE,
+  ARG_HELP
+};
+
+/* The member of sampler_options an argument sets, and its type.  */
+struct argument_field
+{
+  enum field_type { UNSIGNED, INT, BOOL, STRING, RULES } type;
+  void *address;
+  argument_field (unsigned &field) : type (UNSIGNED), address (&field) {}
+  argument_field (int &field) : type (INT), address (&field) {}
+  argument_field (bool &field) : type (BOOL), address (&field) {}
+  argument_field (const char *&field) : type (STRING), address (&field) {}
+  argument_field (vec<scope_rule> &field) : type (RULES), address (&field) {}
+};
+
+struct argument_spec
+{
+  const char *key;
+  enum argument_kind kind;
+  argument_field field;
+  long min, max;
+  const char *default_value;
+  const char *value_name;
+  const char *help;
+};
+
+static const argument_spec arguments[] = {
+#define SAMPLER_ARGUMENT(KEY, KIND, FIELD, MIN, MAX, DEFAULT, VALUE, HELP) \
+  { KEY, ARG_##KIND, argument_field (sampler_opts.FIELD), MIN, MAX, DEFAULT, \
+    VALUE, HELP },
+#include "arguments.def"
+};
+
+static const unsigned n_arguments = sizeof arguments / sizeof arguments[0];
+
+/* Whether each argument was given on the command line.  */
+static bool given[sizeof arguments / sizeof arguments[0]];
 
 static const char *const scheme_names[SAMPLER_N_SCHEMES] = {
 #define SAMPLER_SCHEME(ID, NAME, N_COUNTERS, COUNTERS, MERGE, TEXT) NAME,
 #include "../runtime/schemes.def"
 };
+
+/* The word of schemes= that selects every scheme of the registry.  */
+static const char all_schemes[] = "all";
 
 const char *
 scheme_name (enum sampler_scheme_id id)
@@ -60,73 +82,128 @@ scheme_name (enum sampler_scheme_id id)
   return scheme_names[id];
 }
 
-/* "checks, branches, ...": the registry's schemes, for messages.  */
-static const char *
-scheme_list (void)
+/* Text built piece by piece: the help, messages.  */
+struct text_buffer
 {
-  static char *list;
-  if (!list)
-    {
-      list = xstrdup (scheme_names[0]);
-      for (unsigned i = 1; i < SAMPLER_N_SCHEMES; i++)
-	{
-	  char *longer = concat (list, ", ", scheme_names[i], NULL);
-	  free (list);
-	  list = longer;
-	}
-    }
-  return list;
-}
+  auto_vec<char> chars;
+  void add (const char *text, size_t length)
+  {
+    for (size_t i = 0; i < length; i++)
+      chars.safe_push (text[i]);
+  }
+  void add (const char *text) { add (text, strlen (text)); }
+  void add_number (long n)
+  {
+    char digits[32];
+    snprintf (digits, sizeof digits, "%ld", n);
+    add (digits);
+  }
+  /* A copy of the text, xmalloc'd.  */
+  char *finish ()
+  {
+    chars.safe_push (0);
+    return xstrdup (chars.address ());
+  }
+};
 
-/* The plugin's help text, with the schemes' names filled in lines of at
-   most 79 columns.  */
-const char *
-sampler_help (void)
+/* "checks, branches, ..., or all": what schemes= accepts, for messages;
+   with MARKDOWN, each in backquotes.  */
+static char *
+scheme_list (bool markdown)
 {
-  static char *help;
-  if (help)
-    return help;
-  auto_vec<char> text;
-  auto add = [&text] (const char *part)
-    {
-      for (const char *c = part; *c; c++)
-	text.safe_push (*c);
-    };
-  add ("sampler: statistically fair sampled instrumentation.  Arguments:\n");
-  add (help_schemes);
-  unsigned column = strlen (help_schemes);
+  text_buffer text;
+  const char *quote = markdown ? "`" : "";
   for (unsigned i = 0; i < SAMPLER_N_SCHEMES; i++)
     {
-      const char *separator = i + 1 < SAMPLER_N_SCHEMES ? "," : "";
-      unsigned width = strlen (scheme_names[i]) + strlen (separator);
-      if (i > 0 && column + 1 + width > 79)
-	{
-	  add ("\n      ");
-	  column = 6;
-	}
-      else if (i > 0)
-	{
-	  add (" ");
-	  column++;
-	}
-      add (scheme_names[i]);
-      add (separator);
-      column += width;
+      text.add (quote);
+      text.add (scheme_names[i]);
+      text.add (quote);
+      text.add (", ");
     }
-  add ("\n");
-  add (help_rest);
-  text.safe_push (0);
-  help = xstrdup (text.address ());
-  return help;
+  text.add ("or ");
+  text.add (quote);
+  text.add (all_schemes);
+  text.add (quote);
+  return text.finish ();
 }
 
-static const char *const accepted_keys
-  = "schemes, include-function, exclude-function, include-file, "
-    "exclude-file, weightless, pairs-limit, pairs-sites, pairs-constants, hotlist, "
-    "subpath-max, region-limit, pad-limit, paths-array, paths-max, "
-    "paths-interesting, unsampled, outline-entry, rates, "
-    "site-table, "
-    "verbose, dump, help";
+/* What ARG accepts, for its error messages (xmalloc'd).  */
+static char *
+accepted_values (const argument_spec &arg)
+{
+  text_buffer text;
+  switch (arg.kind)
+    {
+    case ARG_SCHEMES:
+      {
+	char *list = scheme_list (false);
+	text.add ("a comma-separated list of: ");
+	text.add (list);
+	free (list);
+	break;
+      }
+    case ARG_SCOPE:
+      text.add ("a name or fnmatch pattern");
+      break;
+    case ARG_FUNCTIONS:
+      text.add ("a comma-separated list of function names");
+      break;
+    case ARG_FILE:
+      text.add ("a file name");
+      break;
+    case ARG_NUMBER:
+      text.add ("a whole number from ");
+      text.add_number (arg.min);
+      text.add (" to ");
+      text.add_number (arg.max);
+      break;
+    case ARG_POWER_OF_TWO:
+      text.add ("a power of two from ");
+      text.add_number (arg.min);
+      text.add (" to ");
+      text.add_number (arg.max);
+      text.add (" (2^");
+      text.add_number (exact_log2 (arg.min));
+      text.add (" to 2^");
+      text.add_number (exact_log2 (arg.max));
+      text.add (")");
+      break;
+    case ARG_FLAG:
+      text.add ("no value, 1 or 0");
+      break;
+    case ARG_CHOICE:
+      /* "a or b", "a, b or c".  */
+      for (const char *word = arg.value_name; *word;)
+	{
+	  const char *bar = strchr (word, '|');
+	  size_t length = bar ? (size_t) (bar - word) : strlen (word);
+	  text.add (word, length);
+	  if (!bar)
+	    break;
+	  word = bar + 1;
+	  text.add (strchr (word, '|') ? ", " : " or ");
+	}
+      break;
+    case ARG_HELP:
+      text.add ("no value or markdown");
+      break;
+    }
+  return text.finish ();
+}
+
+/* Complains that ARG's VALUE is bad, or that ARG needs one.  */
+static void
+bad_value (const argument_spec &arg, const char *value)
+{
+  char *accepted = accepted_values (arg);
+  if (value)
+    error ("sampler: bad value %<%s%> in %<-fplugin-arg-sampler-%s=%s%>; "
+	   "accepted: %s", value, arg.key, value, accepted);
+  else
+    error ("sampler: %<-fplugin-arg-sampler-%s%> needs a value: %s",
+	   arg.key, accepted);
+  free (accepted);
+}
 
 /* Parses a comma-separated list of scheme names into *BITS.  Returns false,
    after an error naming the bad item, if any name is unknown.  */
@@ -147,11 +224,18 @@ parse_schemes (const char *value, unsigned *bits)
 	    *bits |= SCHEME_BIT (i);
 	    known = true;
 	  }
+      if (len == strlen (all_schemes) && strncmp (all_schemes, p, len) == 0)
+	{
+	  *bits |= SCHEME_BIT (SAMPLER_N_SCHEMES) - 1;
+	  known = true;
+	}
       if (!known)
 	{
+	  char *list = scheme_list (false);
 	  error ("sampler: unknown scheme %<%.*s%> in "
 		 "%<-fplugin-arg-sampler-schemes=%s%>; accepted schemes: %s",
-		 (int) len, p, value, scheme_list ());
+		 (int) len, p, value, list);
+	  free (list);
 	  return false;
 	}
       if (!end)
@@ -160,278 +244,426 @@ parse_schemes (const char *value, unsigned *bits)
     }
 }
 
-/* Complains that KEY needs a value, or takes none.  */
-static void
-bad_value (const char *key, const char *value, const char *accepted)
+/* TEXT, all decimal digits, as a number up to LIMIT (or LIMIT + 1 when
+   greater); -1 if TEXT is not such a number.  */
+static long
+decimal_number (const char *text, long limit)
 {
-  if (value)
-    error ("sampler: bad value %<%s%> in %<-fplugin-arg-sampler-%s=%s%>; "
-	   "accepted: %s", value, key, value, accepted);
-  else
-    error ("sampler: %<-fplugin-arg-sampler-%s%> needs a value: %s",
-	   key, accepted);
+  if (!ISDIGIT (*text))
+    return -1;
+  long n = 0;
+  for (const char *p = text; *p; p++)
+    {
+      if (!ISDIGIT (*p))
+	return -1;
+      n = MIN (n * 10 + (*p - '0'), limit + 1);
+    }
+  return n;
 }
 
-/* A flag: no value or 1 sets *FLAG, 0 clears it.  */
-static bool
-parse_flag (const char *key, const char *value, bool *flag)
+/* VALUE as ARG's number (NUMBER, POWER_OF_TWO; for the latter, the
+   exponent), or -1 when it is none of those ARG accepts.  */
+static long
+argument_number (const argument_spec &arg, const char *value)
 {
-  if (value && strcmp (value, "1") != 0 && strcmp (value, "0") != 0)
+  if (!value)
+    return -1;
+  if (arg.kind == ARG_NUMBER)
     {
-      bad_value (key, value, "no value, 1 or 0");
+      long n = decimal_number (value, arg.max);
+      return n >= arg.min && n <= arg.max ? n : -1;
+    }
+  /* 2^N or its value.  */
+  long n;
+  if (value[0] == '2' && value[1] == '^')
+    {
+      long exponent = decimal_number (value + 2, 62);
+      n = exponent >= 0 && exponent <= 62 ? 1L << exponent : -1;
+    }
+  else
+    n = decimal_number (value, arg.max);
+  if (n < arg.min || n > arg.max || (n & (n - 1)) != 0)
+    return -1;
+  return exact_log2 (n);
+}
+
+/* Sets ARG's field to N.  */
+static void
+set_number (const argument_spec &arg, long n)
+{
+  switch (arg.field.type)
+    {
+    case argument_field::UNSIGNED:
+      *(unsigned *) arg.field.address = (unsigned) n;
+      break;
+    case argument_field::INT:
+      *(int *) arg.field.address = (int) n;
+      break;
+    case argument_field::BOOL:
+      *(bool *) arg.field.address = n != 0;
+      break;
+    default:
+      gcc_unreachable ();
+    }
+}
+
+/* The index of VALUE among the words of ARG's VALUE_NAME, or -1.  */
+static long
+choice_index (const argument_spec &arg, const char *value)
+{
+  if (!value)
+    return -1;
+  long index = 0;
+  for (const char *word = arg.value_name;; index++)
+    {
+      const char *bar = strchr (word, '|');
+      size_t length = bar ? (size_t) (bar - word) : strlen (word);
+      if (strlen (value) == length && strncmp (word, value, length) == 0)
+	return index;
+      if (!bar)
+	return -1;
+      word = bar + 1;
+    }
+}
+
+/* Sets ARG's field from VALUE (NULL: no value).  False after an error
+   that names the argument and what it accepts.  */
+static bool
+parse_argument (const argument_spec &arg, const char *value)
+{
+  switch (arg.kind)
+    {
+    case ARG_SCHEMES:
+      if (!value || !*value)
+	break;
+      return parse_schemes (value, (unsigned *) arg.field.address);
+    case ARG_SCOPE:
+      if (!value || !*value)
+	break;
+      {
+	scope_rule rule = { strncmp (arg.key, "include", 7) == 0,
+			    strstr (arg.key, "file") != NULL, value };
+	((vec<scope_rule> *) arg.field.address)->safe_push (rule);
+      }
+      return true;
+    case ARG_FUNCTIONS:
+    case ARG_FILE:
+      if (!value || !*value)
+	break;
+      *(const char **) arg.field.address = value;
+      return true;
+    case ARG_NUMBER:
+    case ARG_POWER_OF_TWO:
+      {
+	long n = argument_number (arg, value);
+	if (n < 0)
+	  break;
+	set_number (arg, n);
+	return true;
+      }
+    case ARG_FLAG:
+      if (value && strcmp (value, "1") != 0 && strcmp (value, "0") != 0)
+	break;
+      set_number (arg, !value || strcmp (value, "1") == 0);
+      return true;
+    case ARG_CHOICE:
+      {
+	long index = choice_index (arg, value);
+	if (index < 0)
+	  break;
+	set_number (arg, index);
+	return true;
+      }
+    case ARG_HELP:
+      if (value && strcmp (value, "markdown") != 0)
+	break;
+      *(const char **) arg.field.address = value ? value : "text";
+      return true;
+    }
+  bad_value (arg, value);
+  return false;
+}
+
+/* The field types each kind of argument may set: a check of the table,
+   at the first parse.  */
+static bool
+field_fits_kind (const argument_spec &arg)
+{
+  switch (arg.kind)
+    {
+    case ARG_SCHEMES:
+    case ARG_POWER_OF_TWO:
+      return arg.field.type == argument_field::UNSIGNED;
+    case ARG_SCOPE:
+      return arg.field.type == argument_field::RULES;
+    case ARG_FUNCTIONS:
+    case ARG_FILE:
+    case ARG_HELP:
+      return arg.field.type == argument_field::STRING;
+    case ARG_NUMBER:
+      return (arg.field.type == argument_field::UNSIGNED
+	      || arg.field.type == argument_field::INT);
+    case ARG_FLAG:
+      return arg.field.type == argument_field::BOOL;
+    case ARG_CHOICE:
+      {
+	/* A flag has two choices.  */
+	const char *bar = strchr (arg.value_name, '|');
+	if (arg.field.type == argument_field::BOOL)
+	  return bar && !strchr (bar + 1, '|');
+	return arg.field.type == argument_field::UNSIGNED;
+      }
+    }
+  return false;
+}
+
+static const argument_spec *
+find_argument (const char *key)
+{
+  for (const argument_spec &arg : arguments)
+    if (strcmp (arg.key, key) == 0)
+      return &arg;
+  return NULL;
+}
+
+/* Whether the argument KEY was given.  */
+static bool
+argument_given (const char *key)
+{
+  return given[find_argument (key) - arguments];
+}
+
+/* "schemes, include-function, ...": every key, for messages.  */
+static char *
+key_list (void)
+{
+  text_buffer text;
+  for (const argument_spec &arg : arguments)
+    {
+      if (&arg != arguments)
+	text.add (", ");
+      text.add (arg.key);
+    }
+  return text.finish ();
+}
+
+/* What the arguments mean together, and the files they name: false after
+   reporting an error.  */
+static bool
+finish_arguments (void)
+{
+  sampler_opts.countdown_unit = 1;
+  if (sampler_opts.paths_interesting
+      && !load_interesting_paths (sampler_opts.paths_interesting))
+    return false;
+  if (!sampler_opts.rates_file)
+    return true;
+  /* A pair's own visits count one by one in the runtime: weights there
+     would need the runtime to know them.  */
+  if (sampler_opts.pairs_per_pair)
+    {
+      error ("sampler: %<-fplugin-arg-sampler-rates%> needs "
+	     "%<pairs-sites=assignment%> (the default)");
       return false;
     }
-  *flag = !value || strcmp (value, "1") == 0;
+  if (!load_rates (sampler_opts.rates_file))
+    return false;
+  /* A site trained to be sampled at (nearly) every visit weighs about
+     sparsity times the mean countdown: a region that merely passes by it
+     would fail its check at almost every entry.  So with rates regions
+     are limited by default (to visits of default weight), and such a site
+     starts a region of its own.  */
+  if (!argument_given ("region-limit"))
+    sampler_opts.region_limit = 64;
+  /* The limits count visits of default weight.  */
+  sampler_opts.pad_limit *= sampler_opts.countdown_unit;
+  sampler_opts.region_limit *= sampler_opts.countdown_unit;
   return true;
 }
 
-/* Reads -fplugin-arg-sampler-* strictly.  Returns false after reporting
-   every bad argument.  */
 bool
 parse_arguments (struct plugin_name_args *info)
 {
+  for (const argument_spec &arg : arguments)
+    {
+      gcc_assert (field_fits_kind (arg));
+      if (arg.default_value && !parse_argument (arg, arg.default_value))
+	gcc_unreachable ();
+    }
   bool ok = true;
-  /* With rates and no region-limit: visits of default weight per region.  */
-  const int rates_region_limit = 64;
-  bool region_limit_given = false;
-  sampler_opts.schemes = SCHEME_BIT (SAMPLER_SCHEME_CHECKS);
-  sampler_opts.pairs_limit = 16;
-  sampler_opts.pairs_per_pair = false;
-  sampler_opts.hotlist = 16;
-  sampler_opts.subpath_max_log2 = 8;
-  sampler_opts.region_limit = 0;
-  sampler_opts.pad_limit = 16;
-  sampler_opts.paths_array = 32;
-  sampler_opts.paths_max = 4096;
-  sampler_opts.unsampled = true;
-  sampler_opts.outline_entry = false;
-  sampler_opts.rules = vNULL;
-  sampler_opts.rates_file = NULL;
-  sampler_opts.paths_interesting = NULL;
-  sampler_opts.countdown_unit = 1;
   for (int i = 0; i < info->argc; i++)
     {
       const char *key = info->argv[i].key;
       const char *value = info->argv[i].value;
-      if (strcmp (key, "schemes") == 0)
+      const argument_spec *arg = find_argument (key);
+      if (!arg)
 	{
-	  if (!value || !*value)
-	    {
-	      char *accepted = concat ("a comma-separated list of: ",
-				       scheme_list (), NULL);
-	      bad_value (key, value, accepted);
-	      free (accepted);
-	      ok = false;
-	    }
-	  else if (!parse_schemes (value, &sampler_opts.schemes))
-	    ok = false;
+	  char *keys = key_list ();
+	  error ("sampler: unknown argument %<-fplugin-arg-sampler-%s%>; "
+		 "accepted: %s", key, keys);
+	  free (keys);
+	  ok = false;
+	  continue;
 	}
-      else if (strcmp (key, "weightless") == 0)
+      given[arg - arguments] = true;
+      ok &= parse_argument (*arg, value);
+    }
+  if (sampler_opts.help)
+    {
+      char *help = sampler_help (strcmp (sampler_opts.help, "markdown") == 0);
+      fputs (help, stderr);
+      free (help);
+    }
+  return ok && finish_arguments ();
+}
+
+/* ---------------------------------------------------------------------
+   The help, and the README's table.  */
+
+/* ARG as the help names it: KEY, KEY=VALUE or KEY[=VALUE] (for the
+   README, in backquotes, with `|' escaped).  */
+static void
+add_key (text_buffer &text, const argument_spec &arg, bool markdown)
+{
+  if (markdown)
+    text.add ("`");
+  text.add (arg.key);
+  bool optional = arg.kind == ARG_FLAG || arg.kind == ARG_HELP;
+  text.add (optional ? "[=" : "=");
+  for (const char *c = arg.value_name; *c; c++)
+    text.add (markdown && *c == '|' ? "\\|" : c, markdown && *c == '|' ? 2 : 1);
+  if (optional)
+    text.add ("]");
+  if (markdown)
+    text.add ("`");
+}
+
+/* ARG's help, its accepted values and its default (see arguments.def);
+   without MARKDOWN, without backquotes.  */
+static void
+add_meaning (text_buffer &text, const argument_spec &arg, bool markdown)
+{
+  auto add_text = [&] (const char *part)
+    {
+      for (const char *c = part; *c; c++)
+	if (*c == '|' && markdown)
+	  text.add ("\\|");
+	else if (*c != '`' || markdown)
+	  text.add (c, 1);
+    };
+  add_text (arg.help);
+  if (arg.kind == ARG_SCHEMES)
+    {
+      char *list = scheme_list (markdown);
+      text.add (": ");
+      text.add (list);
+      free (list);
+    }
+  bool range = arg.kind == ARG_NUMBER || arg.kind == ARG_POWER_OF_TWO;
+  if (!range && !arg.default_value)
+    return;
+  text.add (" (");
+  if (arg.kind == ARG_POWER_OF_TWO)
+    text.add ("a power of two, ");
+  if (range)
+    {
+      text.add_number (arg.min);
+      text.add (" to ");
+      text.add_number (arg.max);
+    }
+  if (arg.default_value)
+    {
+      text.add (range ? "; default " : "default ");
+      bool number = decimal_number (arg.default_value, 1000000000) >= 0;
+      add_text (markdown && !number ? "`" : "");
+      add_text (arg.default_value);
+      add_text (markdown && !number ? "`" : "");
+    }
+  text.add (")");
+}
+
+/* TEXT's words in lines of at most 79 columns, each indented by
+   INDENT.  */
+static void
+add_wrapped (text_buffer &out, const char *text, unsigned indent)
+{
+  unsigned column = 0;
+  for (const char *p = text; *p;)
+    {
+      while (*p == ' ')
+	p++;
+      size_t length = strcspn (p, " ");
+      if (!length)
+	break;
+      if (column && column + 1 + length > 79)
 	{
-	  if (!value || !*value)
-	    {
-	      bad_value (key, value, "a comma-separated list of function names");
-	      ok = false;
-	    }
-	  else
-	    sampler_opts.weightless_names = value;
+	  out.add ("\n");
+	  column = 0;
 	}
-      else if (strcmp (key, "include-function") == 0
-	       || strcmp (key, "exclude-function") == 0
-	       || strcmp (key, "include-file") == 0
-	       || strcmp (key, "exclude-file") == 0)
+      if (!column)
 	{
-	  if (!value || !*value)
-	    {
-	      bad_value (key, value, "a name or fnmatch pattern");
-	      ok = false;
-	    }
-	  else
-	    {
-	      scope_rule rule = { key[0] == 'i', strstr (key, "file") != NULL,
-				  value };
-	      sampler_opts.rules.safe_push (rule);
-	    }
+	  for (unsigned i = 0; i < indent; i++)
+	    out.add (" ");
+	  column = indent;
 	}
-      else if (strcmp (key, "pairs-limit") == 0)
-	{
-	  char *end;
-	  long n = value ? strtol (value, &end, 10) : -1;
-	  if (!value || !ISDIGIT (*value) || *end || n < 0 || n > 1000)
-	    {
-	      bad_value (key, value, "a whole number from 0 to 1000");
-	      ok = false;
-	    }
-	  else
-	    sampler_opts.pairs_limit = (unsigned) n;
-	}
-      else if (strcmp (key, "pairs-sites") == 0)
-	{
-	  if (value && strcmp (value, "assignment") == 0)
-	    sampler_opts.pairs_per_pair = false;
-	  else if (value && strcmp (value, "pair") == 0)
-	    sampler_opts.pairs_per_pair = true;
-	  else
-	    {
-	      bad_value (key, value, "assignment or pair");
-	      ok = false;
-	    }
-	}
-      else if (strcmp (key, "hotlist") == 0)
-	{
-	  char *end;
-	  long n = value ? strtol (value, &end, 10) : -1;
-	  if (!value || !*value || *end || n < 1 || n > 1024)
-	    {
-	      bad_value (key, value, "a whole number from 1 to 1024");
-	      ok = false;
-	    }
-	  else
-	    sampler_opts.hotlist = (unsigned) n;
-	}
-      else if (strcmp (key, "subpath-max") == 0)
-	{
-	  /* 2^N or its value, a power of two from 2 to 1024.  */
-	  char *end;
-	  long n = -1;
-	  if (value && value[0] == '2' && value[1] == '^' && ISDIGIT (value[2]))
-	    {
-	      long e = strtol (value + 2, &end, 10);
-	      if (!*end && e >= 1 && e <= 10)
-		n = 1L << e;
-	    }
-	  else if (value && ISDIGIT (*value))
-	    {
-	      n = strtol (value, &end, 10);
-	      if (*end)
-		n = -1;
-	    }
-	  if (n < 2 || n > 1024 || (n & (n - 1)) != 0)
-	    {
-	      bad_value (key, value, "a power of two from 2 to 1024 (2^1 to 2^10)");
-	      ok = false;
-	    }
-	  else
-	    sampler_opts.subpath_max_log2 = (unsigned) exact_log2 (n);
-	}
-      else if (strcmp (key, "region-limit") == 0
-	       || strcmp (key, "pad-limit") == 0)
-	{
-	  char *end;
-	  long n = value ? strtol (value, &end, 10) : -1;
-	  if (!value || !ISDIGIT (*value) || *end || n < 0 || n > 100000)
-	    {
-	      bad_value (key, value, "a whole number from 0 to 100000");
-	      ok = false;
-	    }
-	  else if (key[0] == 'r')
-	    {
-	      sampler_opts.region_limit = (int) n;
-	      region_limit_given = true;
-	    }
-	  else
-	    sampler_opts.pad_limit = (int) n;
-	}
-      else if (strcmp (key, "paths-array") == 0
-	       || strcmp (key, "paths-max") == 0)
-	{
-	  char *end;
-	  long n = value ? strtol (value, &end, 10) : -1;
-	  /* A function's site has 2 + 2K counters for paths-array=K.  */
-	  long most = strcmp (key, "paths-array") == 0 ? 4096 : 1000000;
-	  if (!value || !ISDIGIT (*value) || *end || n < 1 || n > most)
-	    {
-	      bad_value (key, value, most == 4096 ? "a whole number from 1 to 4096"
-			 : "a whole number from 1 to 1000000");
-	      ok = false;
-	    }
-	  else if (strcmp (key, "paths-array") == 0)
-	    sampler_opts.paths_array = (unsigned) n;
-	  else
-	    sampler_opts.paths_max = (unsigned) n;
-	}
-      else if (strcmp (key, "paths-interesting") == 0)
-	{
-	  if (!value || !*value)
-	    {
-	      bad_value (key, value, "a file name");
-	      ok = false;
-	    }
-	  else
-	    sampler_opts.paths_interesting = value;
-	}
-      else if (strcmp (key, "site-table") == 0)
-	{
-	  if (!value || !*value)
-	    {
-	      bad_value (key, value, "a file name");
-	      ok = false;
-	    }
-	  else
-	    sampler_opts.site_table_file = value;
-	}
-      else if (strcmp (key, "rates") == 0)
-	{
-	  if (!value || !*value)
-	    {
-	      bad_value (key, value, "a file name");
-	      ok = false;
-	    }
-	  else
-	    sampler_opts.rates_file = value;
-	}
-      else if (strcmp (key, "verbose") == 0)
-	ok &= parse_flag (key, value, &sampler_opts.verbose);
-      else if (strcmp (key, "pairs-constants") == 0)
-	ok &= parse_flag (key, value, &sampler_opts.pairs_constants);
-      else if (strcmp (key, "unsampled") == 0)
-	ok &= parse_flag (key, value, &sampler_opts.unsampled);
-      else if (strcmp (key, "outline-entry") == 0)
-	ok &= parse_flag (key, value, &sampler_opts.outline_entry);
-      else if (strcmp (key, "dump") == 0)
-	{
-	  if (!value || !*value)
-	    {
-	      bad_value (key, value, "a file name");
-	      ok = false;
-	    }
-	  else
-	    sampler_opts.dump_file = value;
-	}
-      else if (strcmp (key, "help") == 0)
-	fputs (sampler_help (), stderr);
       else
 	{
-	  error ("sampler: unknown argument %<-fplugin-arg-sampler-%s%>; "
-		 "accepted: %s", key, accepted_keys);
-	  ok = false;
+	  out.add (" ");
+	  column++;
 	}
+      out.add (p, length);
+      column += length;
+      p += length;
     }
-  if (ok && sampler_opts.paths_interesting
-      && !load_interesting_paths (sampler_opts.paths_interesting))
-    return false;
-  if (ok && sampler_opts.rates_file)
+  out.add ("\n");
+}
+
+/* Whether argument I shares its help, and so its row, with the one
+   before it.  */
+static bool
+same_row (unsigned i)
+{
+  return i > 0 && strcmp (arguments[i].help, arguments[i - 1].help) == 0;
+}
+
+char *
+sampler_help (bool markdown)
+{
+  text_buffer text;
+  if (markdown)
+    text.add ("| argument | meaning |\n|---|---|\n");
+  else
+    text.add ("sampler: statistically fair sampled instrumentation.  "
+	      "Arguments,\neach -fplugin-arg-sampler-KEY[=VALUE]:\n");
+  for (unsigned i = 0; i < n_arguments; i++)
     {
-      /* A pair's own visits count one by one in the runtime: weights
-	 there would need the runtime to know them.  */
-      if (sampler_opts.pairs_per_pair)
+      if (same_row (i))
+	continue;
+      text_buffer keys, meaning;
+      for (unsigned j = i; j == i || (j < n_arguments && same_row (j)); j++)
 	{
-	  error ("sampler: %<-fplugin-arg-sampler-rates%> needs "
-		 "%<pairs-sites=assignment%> (the default)");
-	  return false;
+	  if (j > i)
+	    keys.add (", ");
+	  add_key (keys, arguments[j], markdown);
 	}
-      if (!load_rates (sampler_opts.rates_file))
-	return false;
-      /* A site trained to be sampled at (nearly) every visit weighs
-	 about sparsity times the mean countdown: a region that merely
-	 passes by it would fail its check at almost every entry.  So with
-	 rates regions are limited by default, and such a site starts a
-	 region of its own.  */
-      if (!region_limit_given)
-	sampler_opts.region_limit = rates_region_limit;
-      /* The limits count visits of default weight.  */
-      sampler_opts.pad_limit *= sampler_opts.countdown_unit;
-      sampler_opts.region_limit *= sampler_opts.countdown_unit;
+      add_meaning (meaning, arguments[i], markdown);
+      char *key_text = keys.finish ();
+      char *meaning_text = meaning.finish ();
+      if (markdown)
+	{
+	  text.add ("| ");
+	  text.add (key_text);
+	  text.add (" | ");
+	  text.add (meaning_text);
+	  text.add (" |\n");
+	}
+      else
+	{
+	  add_wrapped (text, key_text, 2);
+	  add_wrapped (text, meaning_text, 6);
+	}
+      free (key_text);
+      free (meaning_text);
     }
-  return ok;
+  return text.finish ();
 }
