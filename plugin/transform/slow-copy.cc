@@ -174,11 +174,14 @@ struct wired_check
 /* What each edge out of a block of BODY gives back (REFUNDS) or pads
    (PADS): the block's weight less its own sites and the weight of what
    follows the edge (nothing, across a check), when that is positive; a
-   refund when it is above the pad limit, else padding.  Reads the weights
-   of the original CFG, which it leaves as it is.  */
+   refund when it is above the pad limit, else padding.  REFUND_EDGES
+   lists the refunds' edges in the order of BODY and of their blocks'
+   edges.  Reads the weights of the original CFG, which it leaves as it
+   is.  */
 static void
 find_refunds_and_pads (function_state *st, const vec<basic_block> &body,
-		       hash_map<edge, int> &refunds, hash_map<edge, int> &pads)
+		       hash_map<edge, int> &refunds, vec<edge> &refund_edges,
+		       hash_map<edge, int> &pads)
 {
   for (basic_block u : body)
     {
@@ -191,7 +194,10 @@ find_refunds_and_pads (function_state *st, const vec<basic_block> &body,
 		       - st->sites_in_block[u->index] - after;
 	  gcc_assert (refund >= 0);
 	  if (refund > sampler_opts.pad_limit)
-	    refunds.put (e, refund);
+	    {
+	      refunds.put (e, refund);
+	      refund_edges.safe_push (e);
+	    }
 	  else if (refund > 0)
 	    pads.put (e, refund);
 	}
@@ -340,15 +346,18 @@ count_slow_pads (const vec<std::pair<edge, int> > &slow_pads)
 }
 
 /* The fast copy's refunds, on its edges that are not checks' (IN_CHECKS),
-   each an addition to the countdown in a block of its own on the edge.  */
+   each an addition to the countdown in a block of its own on the edge, in
+   the order of REFUND_EDGES: the order of the blocks and SSA names made
+   is the same in every compilation of the unit, and so is the code.  */
 static void
-add_fast_refunds (hash_map<edge, int> &refunds, hash_set<edge> &in_checks)
+add_fast_refunds (hash_map<edge, int> &refunds,
+		  const vec<edge> &refund_edges, hash_set<edge> &in_checks)
 {
-  for (auto entry : refunds)
-    if (!in_checks.contains (entry.first))
+  for (edge e : refund_edges)
+    if (!in_checks.contains (e))
       {
-	basic_block add = block_on_edge (entry.first, entry.first->count ());
-	append_add (add, countdown_reference (), entry.second,
+	basic_block add = block_on_edge (e, e->count ());
+	append_add (add, countdown_reference (), *refunds.get (e),
 		    UNKNOWN_LOCATION);
       }
 }
@@ -433,7 +442,8 @@ clone_and_wire (function_state *st)
      a site ahead; with the entry region out of line, the slow copy has
      only the blocks that the other regions reach.  */
   hash_map<edge, int> refunds, pads;
-  find_refunds_and_pads (st, with_sites_ahead, refunds, pads);
+  auto_vec<edge> refund_edges;
+  find_refunds_and_pads (st, with_sites_ahead, refunds, refund_edges, pads);
   if (entry_outlined (st))
     keep_blocks_of_other_regions (st, ahead);
   else
@@ -460,7 +470,7 @@ clone_and_wire (function_state *st)
   find_slow_pads (body, copies, originals, wired, pads, slow_pads);
   wire_checks (st, wired, copies);
   count_slow_pads (slow_pads);
-  add_fast_refunds (refunds, in_checks);
+  add_fast_refunds (refunds, refund_edges, in_checks);
   if (st->regions)
     plugin_schemes[st->regions->scheme]->region_slow_copy (st, *st->regions);
   for (gimple *stmt : slow_sites)

@@ -31,9 +31,8 @@
 #include "gimple-iterator.h"
 #include "tree-cfg.h"
 
-hash_map<edge, path_count> *chord_increments;
+auto_vec<chord_increment> chord_increments;
 hash_map<basic_block, path_count> *entry_increments;
-hash_map<edge, path_count> *preferred_chord_increments;
 hash_map<basic_block, path_count> *preferred_entry_increments;
 auto_vec<std::pair<path_count, path_count> > exit_increments;
 bool counted_in_array;
@@ -200,22 +199,19 @@ potentials (const vec<dag_edge> &edges, const vec<char> &in_tree, int n,
 
 /* Each edge's increments (see potentials), for the slow copy: on the
    region entries, at the exit markers (whose value becomes their index
-   in exit_increments) and on the chords that add something.  Returns the
-   number of chords.  */
+   in exit_increments) and on the chords that add something, in the
+   DAG's order (so that the slow copy is made in the same order in every
+   compilation of the unit).  Returns the number of chords.  */
 static unsigned
 place_increments (const vec<dag_edge> &edges, const vec<path_count> &phi,
 		  const vec<path_count> &preferred_phi)
 {
-  delete chord_increments;
   delete entry_increments;
-  delete preferred_chord_increments;
   delete preferred_entry_increments;
-  chord_increments = new hash_map<edge, path_count>;
   entry_increments = new hash_map<basic_block, path_count>;
-  preferred_chord_increments = new hash_map<edge, path_count>;
   preferred_entry_increments = new hash_map<basic_block, path_count>;
   exit_increments.truncate (0);
-  unsigned chords = 0;
+  chord_increments.truncate (0);
   for (unsigned i = 0; i + 1 < edges.length (); i++)
     {
       const dag_edge &d = edges[i];
@@ -237,13 +233,12 @@ place_increments (const vec<dag_edge> &edges, const vec<path_count> &phi,
 	}
       else if (inc || (preferred_table && preferred_inc))
 	{
-	  chord_increments->put (d.e, inc);
-	  if (preferred_table)
-	    preferred_chord_increments->put (d.e, preferred_inc);
-	  chords++;
+	  chord_increment chord = { d.e, inc,
+				    preferred_table ? preferred_inc : 0 };
+	  chord_increments.safe_push (chord);
 	}
     }
-  return chords;
+  return chord_increments.length ();
 }
 
 /* Numbers the paths of the current function's regions (see the top of the

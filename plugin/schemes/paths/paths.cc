@@ -137,17 +137,16 @@ paths_slow_copy (function_state *, region_view &view)
   if (preferred_table)
     preferred_register = new_path_register ("sampler_preferred_path", view,
 					    preferred_entry_increments);
-  for (auto item : *chord_increments)
+  for (const chord_increment &chord : chord_increments)
     {
-      edge *slow = view.slow_edges.get (item.first);
+      edge *slow = view.slow_edges.get (chord.e);
       if (!slow)
 	continue;
       basic_block bb = split_edge (*slow);
-      path_count *preferred = preferred_chord_increments->get (item.first);
       for (int which = 0; which < (preferred_register ? 2 : 1); which++)
 	{
 	  tree reg = which ? preferred_register : path_register;
-	  path_count inc = which ? *preferred : item.second;
+	  path_count inc = which ? chord.preferred : chord.inc;
 	  if (!inc)
 	    continue;
 	  tree before = make_ssa_name (type);

@@ -75,14 +75,19 @@ void paths_number (function_state *st, region_view &view);
 
 /* What the numbering leaves for the slow copy and the sample calls of the
    current function (ball-larus.cc; paths.cc): the increments of the
-   chords and of the region entries, Ball-Larus and preferential; each
+   chords, in the DAG's order, and of the region entries, Ball-Larus and
+   preferential; each
    exit marker's value is its index in EXIT_INCREMENTS; the path counters
    are an array (COUNTED_IN_ARRAY) or a hash table; the table of the
    interesting paths' Ball-Larus numbers (PREFERRED_TABLE, NULL without
    preferential numbering); the registers, made in the slow copy.  */
-extern hash_map<edge, path_count> *chord_increments;
+struct chord_increment
+{
+  edge e;
+  path_count inc, preferred;
+};
+extern auto_vec<chord_increment> chord_increments;
 extern hash_map<basic_block, path_count> *entry_increments;
-extern hash_map<edge, path_count> *preferred_chord_increments;
 extern hash_map<basic_block, path_count> *preferred_entry_increments;
 extern auto_vec<std::pair<path_count, path_count> > exit_increments;
 extern bool counted_in_array;
