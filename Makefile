@@ -28,7 +28,7 @@ GSL_LIBS   := -lgsl -lgslcblas -lm
 RUNTIME_SRCS := $(wildcard runtime/*.c runtime/schemes/*.c)
 RUNTIME_HDRS := $(wildcard runtime/*.h) runtime/schemes.def include/sampler.h
 RUNTIME_OBJS := $(RUNTIME_SRCS:runtime/%.c=$(B)/obj/runtime/%.o)
-# The plugin's folders follow its pipeline (docs/design.md, "The plugin's
+# The plugin's folders follow its pipeline (docs/design.md, "Source
 # files"): passes/, sites/, transform/, support/, and schemes/ with a file
 # or a folder per scheme.
 PLUGIN_SRCS  := $(wildcard plugin/*/*.cc plugin/schemes/*/*.cc)
