@@ -180,6 +180,9 @@ void hot_list_sample_call (const site_info &site, tree value,
 
 /* Helpers for the sample calls (sample-calls.cc; site-table.cc).  */
 
+/* Appends FIELD to TEXT with the site table's escapes: backslash, TAB
+   and newline as \\, \t and \n.  */
+void append_escaped (auto_vec<char> &text, const char *field);
 /* The unit's signature (32 hex digits), once emit_unit has made it; else
    empty.  */
 extern char unit_signature[33];

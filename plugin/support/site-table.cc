@@ -48,13 +48,9 @@ define_variable (tree decl)
 /* ---------------------------------------------------------------------
    The site table.  */
 
-/* Appends FIELD to TEXT with the table's escapes (backslash, TAB,
-   newline), after a TAB unless it is the first field.  */
-static void
-append_field (auto_vec<char> &text, const char *field, bool first = false)
+void
+append_escaped (auto_vec<char> &text, const char *field)
 {
-  if (!first)
-    text.safe_push ('\t');
   for (const char *p = field; *p; p++)
     {
       if (*p == '\\' || *p == '\t' || *p == '\n')
@@ -65,6 +61,16 @@ append_field (auto_vec<char> &text, const char *field, bool first = false)
       else
 	text.safe_push (*p);
     }
+}
+
+/* Appends FIELD to TEXT with the table's escapes, after a TAB unless it
+   is the first field.  */
+static void
+append_field (auto_vec<char> &text, const char *field, bool first = false)
+{
+  if (!first)
+    text.safe_push ('\t');
+  append_escaped (text, field);
 }
 
 static void

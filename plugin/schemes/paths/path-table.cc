@@ -31,16 +31,7 @@ static auto_vec<char> path_table;
 static void
 table_text (const char *text)
 {
-  for (const char *p = text; *p; p++)
-    {
-      if (*p == '\\' || *p == '\t' || *p == '\n')
-	{
-	  path_table.safe_push ('\\');
-	  path_table.safe_push (*p == '\\' ? '\\' : *p == '\t' ? 't' : 'n');
-	}
-      else
-	path_table.safe_push (*p);
-    }
+  append_escaped (path_table, text);
 }
 
 /* A line of the path table: FORMAT's fields are separated by tabs
