@@ -11,7 +11,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 doc=${2:-$here/../../../README.md}
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/sampler-docs.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
-generate="gcc -fplugin=$build/lib/sampler/sampler.so -fplugin-arg-sampler-help=markdown -fsyntax-only -x c /dev/null"
+# The plugin: where sampler-gcc says, or where make puts it for the
+# default GCC.
+plugin=$("$build/bin/sampler-gcc" -print-sampler-plugin 2>/dev/null) \
+    || plugin=$build/lib/sampler/sampler.so
+generate="gcc -fplugin=$plugin -fplugin-arg-sampler-help=markdown -fsyntax-only -x c /dev/null"
 $generate 2>"$scratch/generated"
 awk '/^\| argument \| meaning \|$/ { on = 1 } on && !/^\|/ { exit } on' \
     "$doc" >"$scratch/documented"

@@ -37,6 +37,17 @@ def result(ok, name, detail=""):
             print("    | " + line)
 
 
+def plugin_of(build):
+    """The plugin of BUILD: where its sampler-gcc says, or where make puts
+    it for the default GCC."""
+    ask = subprocess.run([os.path.join(build, "bin", "sampler-gcc"),
+                          "-print-sampler-plugin"], capture_output=True,
+                         text=True)
+    if ask.returncode == 0 and ask.stdout.strip():
+        return ask.stdout.strip()
+    return os.path.join(build, "lib", "sampler", "sampler.so")
+
+
 def read_table(scratch):
     printer = os.path.join(scratch, "print-table")
     subprocess.run(["gcc", "-std=c11", "-Wall", "-Werror",
@@ -221,8 +232,7 @@ def main():
     global PLUGIN
     if len(sys.argv) != 2:
         sys.exit("usage: run-argument-tests.py BUILD")
-    PLUGIN = os.path.join(os.path.abspath(sys.argv[1]), "lib", "sampler",
-                          "sampler.so")
+    PLUGIN = plugin_of(os.path.abspath(sys.argv[1]))
     with tempfile.TemporaryDirectory(prefix="sampler-arguments.") as scratch:
         with open(os.path.join(scratch, "unit.c"), "w") as f:
             f.write("int main (int argc, char **argv)\n"
