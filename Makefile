@@ -33,11 +33,26 @@ REPORT_SRCS := $(wildcard tools/report/*.c tools/report/schemes/*.c)
 REPORT_HDRS := $(wildcard tools/report/*.h tools/report/schemes/*.h)
 REPORT_TOOL := $(B)/bin/sampler-report
 
+# sampler-report's sources but main.c, as objects that other tools link
+# with (the collector reads reports with the report tool's own reader).
+REPORT_LIB_SRCS := $(filter-out tools/report/main.c,$(REPORT_SRCS))
+REPORT_OBJS := $(REPORT_LIB_SRCS:tools/report/%.c=$(B)/obj/report/%.o)
+
 RELEASE_TOOL := $(B)/bin/sampler-release
 SUBMIT_SRCS := $(wildcard tools/submit/*.c) runtime/release.c
 SUBMIT_HDRS := $(wildcard tools/submit/*.h) runtime/release.h
 SUBMIT_TOOL := $(B)/bin/sampler-submit
 SUBMIT_UNITS := $(B)/lib/systemd/user/sampler-submit.service $(B)/lib/systemd/user/sampler-submit.timer
+
+# The collector (docs/collect.md): libmicrohttpd, libpq, SQLite, zlib; the
+# SQL files of tools/sql/ built in (tools/collect/sql-files.c).
+COLLECT_SRCS := $(wildcard tools/collect/*.c)
+COLLECT_HDRS := $(wildcard tools/collect/*.h)
+COLLECT_SQL := $(wildcard tools/sql/*.sql tools/sql/*/*.sql)
+COLLECT_TOOL := $(B)/bin/sampler-collect
+COLLECT_CFLAGS := $(shell pkg-config --cflags libmicrohttpd libpq sqlite3 2>/dev/null)
+COLLECT_LIBS := $(shell pkg-config --libs libmicrohttpd libpq sqlite3 2>/dev/null) -lz -pthread
+COLLECT_UNIT := $(B)/lib/systemd/system/sampler-collect.service
 
 PLUGIN     := $(B)/lib/sampler/sampler.so
 LIBA       := $(B)/lib/libsampler.a
@@ -60,14 +75,17 @@ PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 # with Debian's npm package).
 NODE_DEPS := $(if $(shell command -v npm 2>/dev/null),,nodejs npm)
 REAL_DEPS := $(shell testsuite/real/run-real.sh --deps)
+# The collector builds with libmicrohttpd, libpq and SQLite; its tests run
+# PostgreSQL and check its pages in Chromium (headless).
 DEPS := gcc g++ make gcc-12-plugin-dev libgsl-dev check pkg-config valgrind python3 \
         gcc-12-source dpkg-dev sqlite3 csmith libcsmith-dev clang libclang-rt-14-dev \
-        libc6-dbg libcurl4-openssl-dev zlib1g-dev openssl postgresql $(NODE_DEPS) $(REAL_DEPS)
+        libc6-dbg libcurl4-openssl-dev zlib1g-dev openssl postgresql $(NODE_DEPS) $(REAL_DEPS) \
+        libmicrohttpd-dev libpq-dev libsqlite3-dev chromium
 # What `make bench` needs to build its programs: jq's autoreconf, the
 # sqlite3 amalgamation (tclsh), bc (flex's libl).
 BENCH_DEPS := autoconf automake libtool tcl libfl-dev
 all: $(PLUGIN) $(LIBA) $(LIBSO) $(WRAPPER) $(HEADER) $(PCFILE) $(REPORT_TOOL) $(RELEASE_TOOL) \
-     $(SUBMIT_TOOL) $(SUBMIT_UNITS)
+     $(SUBMIT_TOOL) $(SUBMIT_UNITS) $(COLLECT_TOOL) $(COLLECT_UNIT)
 
 $(B)/obj/plugin/%.o: plugin/%.cc $(PLUGIN_HDRS) runtime/sampler-abi.h runtime/schemes.def
 	@mkdir -p $(@D)
@@ -93,6 +111,22 @@ $(LIBSO): $(RUNTIME_OBJS)
 $(REPORT_TOOL): $(REPORT_SRCS) $(REPORT_HDRS) runtime/sampler-abi.h runtime/schemes.def
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) -Itools/report -Iruntime -o $@ $(REPORT_SRCS) $(GSL_LIBS)
+
+$(B)/obj/report/%.o: tools/report/%.c $(REPORT_HDRS) runtime/sampler-abi.h runtime/schemes.def
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) -Itools/report -Iruntime -c $< -o $@
+
+$(COLLECT_TOOL): $(COLLECT_SRCS) $(COLLECT_HDRS) $(COLLECT_SQL) $(REPORT_OBJS) runtime/release.c \
+                 runtime/release.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) $(COLLECT_CFLAGS) -Itools/collect -Itools/report -Iruntime -o $@ \
+	  $(COLLECT_SRCS) runtime/release.c $(REPORT_OBJS) $(COLLECT_LIBS) $(GSL_LIBS)
+
+# The system unit names sampler-collect by its absolute path, as the user
+# units of sampler-submit do.
+$(COLLECT_UNIT): tools/collect/systemd/sampler-collect.service.in
+	@mkdir -p $(@D)
+	sed 's|@BINDIR@|$(abspath $(B))/bin|' $< > $@
 
 # Checks release configurations and makes the object a release carries
 # (docs/remote.md); the runtime's own parser.
@@ -323,7 +357,8 @@ install: all
 	mkdir -p $(DESTDIR)$(PREFIX)
 	cp -a $(B)/bin $(B)/lib $(B)/include $(DESTDIR)$(PREFIX)/
 	sed -i 's|$(abspath $(B))/bin|$(PREFIX)/bin|' \
-	  $(DESTDIR)$(PREFIX)/lib/systemd/user/sampler-submit.service
+	  $(DESTDIR)$(PREFIX)/lib/systemd/user/sampler-submit.service \
+	  $(DESTDIR)$(PREFIX)/lib/systemd/system/sampler-collect.service
 
 clean:
 	rm -rf $(B)

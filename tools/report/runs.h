@@ -11,6 +11,7 @@
 #include "counts.h"
 #include "labels.h"
 #include "report.h"
+#include "run-adder.h"
 #include "sitetable.h"
 #include "util.h"
 
@@ -62,14 +63,6 @@ int run_command_line(const struct command *command, int argc, char **argv,
     "  --labels FILE    each run's outcome instead: lines 'success' or 'failure',\n" \
     "                   TAB, the report as given\n"
 
-/* One unit of a run, its occurrences added up.  */
-struct run_unit {
-    size_t catalog_index;              /* its table's position in the catalog */
-    const struct unit_totals *totals;
-    const unsigned *sites;             /* the sites with a line in the report, ascending */
-    size_t n_sites;
-};
-
 /* One run, its units added up.  */
 struct run_view {
     const char *origin;                /* the report file, or as an aggregate recorded it */
@@ -93,11 +86,7 @@ struct run_set {
     unsigned long n_failing;
     unsigned long n_on_demand;        /* reports without an exit record, left out */
     const char *progress_label;       /* what the progress line says is being read */
-    /* Per catalog unit, reused from run to run.  */
-    struct unit_totals *totals;
-    unsigned **touched;               /* sites with a line in the current run */
-    size_t *n_touched;
-    size_t *touched_capacity;
+    struct run_adder adder;           /* each run's units added up */
     size_t n_skipped_entries;         /* directory entries that are not reports */
     /* The reports' programs whose site tables were read, when no --binary
        or --sites was given.  */
