@@ -29,7 +29,9 @@ static const char usage_text[] =
     "           [--threads N] [--max-body SIZE] [--max-report SIZE] [--memory SIZE]\n"
     "           [--key-quota N] [--address-quota N] [--trusted-proxy ADDRESS]\n"
     "           [--connections N] [--address-connections N] [--idle-timeout S]\n"
-    "           [--request-timeout S] [--batch N] [--queue N] [--elimination-interval S]\n"
+    "           [--request-timeout S] [--batch N] [--queue N] [--fold-interval MS]\n"
+    "           [--fold-batch N]\n"
+    "           [--elimination-interval S]\n"
     "       " PROGRAM " register-release --store URL --binary FILE... [--sites FILE]...\n"
     "           [--product NAME --version VERSION] [--key KEY]... [--fail-if RULE]\n"
     "           [--hourly-quota N]\n"
@@ -119,6 +121,8 @@ static const struct numeric_option numeric_options[] = {
     NUMERIC("--batch", 1, 4096, false, batch_max),
     NUMERIC("--queue", 1, 1000000, false, queue_max),
     NUMERIC("--elimination-interval", 0, 86400, false, elimination_interval),
+    NUMERIC("--fold-interval", 10, 3600000, false, fold_interval),
+    NUMERIC("--fold-batch", 1, 100000, false, fold_batch),
 };
 
 static int take_numeric(struct service_options *options, int argc, char **argv, int *i)

@@ -77,9 +77,12 @@ bool schema_make_current(struct store *store, int *from, struct diag *d)
         return run_steps(store, steps, d);
     }
     if (*from == 1) {
+        /* The runs folded already gain their profiles' totals; those not
+           folded yet (loaded with --no-fold) are folded whole.  */
         const char *steps[] = {
             sql_migration_2, sql_migration_2_indexes, sql_analysis, sql_migration_2_backfill,
-            sql_fold_totals, postgresql ? "SELECT sampler_add_partitions()" : "", NULL,
+            sql_fold_totals, sql_fold_start, sql_fold, sql_fold_totals,
+            postgresql ? "SELECT sampler_add_partitions()" : "", NULL,
         };
         return run_steps(store, steps, d);
     }

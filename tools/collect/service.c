@@ -40,6 +40,8 @@ void service_options_default(struct service_options *options)
     options->batch_max = 256;
     options->queue_max = 4096;
     options->elimination_interval = 60;
+    options->fold_interval = 1000;
+    options->fold_batch = 1000;
 }
 
 static void say(const char *format, ...) __attribute__((format(printf, 1, 2)));
@@ -293,8 +295,11 @@ int service_run(const struct service_options *options)
     struct listener uploads = { 0 }, pages = { 0 };
     bool pages_apart = options->pages_listen && !options->no_pages;
     bool ok = open_store(service, &d)
+              && folder_start(&service->folder, options->store_url, &service->registry,
+                              options->fold_interval, options->fold_batch, options->report_max,
+                              &d)
               && writer_start(&service->writer, options->store_url, options->batch_max,
-                              options->queue_max, &d)
+                              options->queue_max, &service->folder, &d)
               && pages_start(service, &d)
               && start_listener(service, &uploads, options->listen, true, &d)
               && (!pages_apart || start_listener(service, &pages, options->pages_listen, false,
@@ -317,6 +322,7 @@ int service_run(const struct service_options *options)
     if (uploads.daemon)
         MHD_quiesce_daemon(uploads.daemon);
     writer_stop(&service->writer);
+    folder_stop(&service->folder);
     stop_listener(&uploads);
     stop_listener(&pages);
     pages_stop(service);

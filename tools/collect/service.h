@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "folder.h"
 #include "quota.h"
 #include "releases.h"
 #include "store.h"
@@ -35,6 +36,8 @@ struct service_options {
     unsigned batch_max;
     size_t queue_max;
     unsigned elimination_interval;    /* seconds between the pages' eliminations */
+    unsigned fold_interval;           /* milliseconds between folds, at least */
+    unsigned fold_batch;              /* runs per fold, at most */
 };
 
 void service_options_default(struct service_options *options);
@@ -45,6 +48,7 @@ struct service {
     struct service_options options;
     struct registry registry;
     struct writer writer;
+    struct folder folder;
     /* The connection of the pages and of the reloads of releases.  */
     struct store *reader;
     pthread_mutex_t reader_lock;

@@ -18,8 +18,9 @@ struct store_operations {
                        size_t size, struct diag *d);
     bool (*flush)(struct store *store, struct diag *d);
     void (*discard)(struct store *store);      /* rows not flushed */
-    bool (*each_report)(struct store *store, const char *release, store_body_fn body,
-                        void *context, struct diag *d);
+    bool (*query_bytes)(struct store *store, const char *sql, unsigned n_params,
+                        const char *const *params, store_bytes_row_fn row, void *context,
+                        struct diag *d);
     const char *begin_sql;      /* how a writing transaction starts */
 };
 

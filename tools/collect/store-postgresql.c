@@ -17,7 +17,9 @@ struct copy_buffer {
     struct byte_buffer rows;
 };
 
-enum { MAX_COPY_TABLES = 16 };
+/* A table's buffer is sent when it holds this much, within the
+   transaction, so that a large fold does not hold it all in memory.  */
+enum { MAX_COPY_TABLES = 16, COPY_FLUSH_BYTES = 8 << 20 };
 
 struct pg_state {
     struct copy_buffer buffers[MAX_COPY_TABLES];
@@ -188,6 +190,8 @@ static void append_copy_field(struct byte_buffer *out, const char *field)
     buffer_append(out, start, strlen(start));
 }
 
+static bool copy_rows(struct store *store, struct copy_buffer *buffer, struct diag *d);
+
 static bool pg_add_row(struct store *store, const char *table, const char *columns,
                        unsigned n_columns, const char *const *fields, struct diag *d)
 {
@@ -200,7 +204,7 @@ static bool pg_add_row(struct store *store, const char *table, const char *colum
         append_copy_field(&buffer->rows, fields[i]);
     }
     buffer_append(&buffer->rows, "\n", 1);
-    return true;
+    return buffer->rows.size < COPY_FLUSH_BYTES || copy_rows(store, buffer, d);
 }
 
 static bool pg_add_report(struct store *store, const char *const fields[3], const void *body,
@@ -274,34 +278,46 @@ static void pg_discard(struct store *store)
         state->buffers[i].rows.size = 0;
 }
 
-/* The reports, one row at a time (libpq's single-row mode), in binary:
-   the body as the bytes stored.  */
-static bool pg_each_report(struct store *store, const char *release, store_body_fn body,
-                           void *context, struct diag *d)
+/* The rows one at a time (libpq's single-row mode), in binary: a text
+   column as its bytes (copied here with a NUL), the last column as the
+   bytes stored.  */
+static bool pg_query_bytes(struct store *store, const char *sql, unsigned n_params,
+                           const char *const *params, store_bytes_row_fn row, void *context,
+                           struct diag *d)
 {
     PGconn *connection = connection_of(store);
-    const char *params[1] = { release };
-    if (!PQsendQueryParams(connection, "SELECT run_id, body FROM reports WHERE release = $1 "
-                           "ORDER BY run_id", 1, NULL, params, NULL, NULL, 1)
+    if (!PQsendQueryParams(connection, sql, (int) n_params, NULL, params, NULL, NULL, 1)
         || !PQsetSingleRowMode(connection))
-        return fail_result(store, NULL, "reading the reports failed", d);
+        return fail_result(store, NULL, "query failed", d);
     bool ok = true;
     PGresult *result;
+    struct byte_buffer texts = { 0 };
     while ((result = PQgetResult(connection))) {
         ExecStatusType status = PQresultStatus(result);
         if (ok && status == PGRES_SINGLE_TUPLE) {
-            char run_id[33];
-            int length = PQgetlength(result, 0, 0);
-            snprintf(run_id, sizeof run_id, "%.*s", length, PQgetvalue(result, 0, 0));
-            ok = body(context, run_id, PQgetvalue(result, 0, 1),
-                      (size_t) PQgetlength(result, 0, 1), d);
+            int n = PQnfields(result);
+            const char *values[16];
+            size_t offsets[16];
+            texts.size = 0;
+            for (int c = 0; c + 1 < n && c < 16; c++) {
+                offsets[c] = texts.size;
+                buffer_append(&texts, PQgetvalue(result, 0, c),
+                              (size_t) PQgetlength(result, 0, c));
+                buffer_append(&texts, "", 1);
+            }
+            for (int c = 0; c + 1 < n && c < 16; c++)
+                values[c] = PQgetisnull(result, 0, c) ? NULL : texts.data + offsets[c];
+            ok = n >= 1 && n <= 16
+                 && row(context, (unsigned) n - 1, values, PQgetvalue(result, 0, n - 1),
+                        (size_t) PQgetlength(result, 0, n - 1), d);
         } else if (ok && status != PGRES_TUPLES_OK) {
-            fail_result(store, result, "reading the reports failed", d);
+            fail_result(store, result, "query failed", d);
             ok = false;
             continue;
         }
         PQclear(result);
     }
+    buffer_free(&texts);
     return ok;
 }
 
@@ -315,6 +331,6 @@ const struct store_operations store_postgresql_operations = {
     .add_report = pg_add_report,
     .flush = pg_flush,
     .discard = pg_discard,
-    .each_report = pg_each_report,
+    .query_bytes = pg_query_bytes,
     .begin_sql = "BEGIN",
 };

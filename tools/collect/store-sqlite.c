@@ -235,24 +235,27 @@ static void sqlite_discard(struct store *store)
     (void) store;
 }
 
-static bool sqlite_each_report(struct store *store, const char *release, store_body_fn body,
+static bool sqlite_query_bytes(struct store *store, const char *sql, unsigned n_params,
+                               const char *const *params, store_bytes_row_fn row,
                                void *context, struct diag *d)
 {
     sqlite3_stmt *statement;
-    if (sqlite3_prepare_v2(database_of(store), "SELECT run_id, body FROM reports "
-                           "WHERE release = ?1 ORDER BY run_id", -1, &statement, NULL)
-        != SQLITE_OK)
-        return fail_sqlite(store, "reading the reports failed", d);
-    bool ok = sqlite3_bind_text(statement, 1, release, -1, SQLITE_STATIC) == SQLITE_OK;
+    if (sqlite3_prepare_v2(database_of(store), sql, -1, &statement, NULL) != SQLITE_OK)
+        return fail_sqlite(store, "query failed", d);
+    bool ok = bind_parameters(store, statement, n_params, params, d);
+    int n = sqlite3_column_count(statement);
+    const char *values[16];
     int status = SQLITE_DONE;
+    ok = ok && n >= 1 && n <= 16;
     while (ok && (status = sqlite3_step(statement)) == SQLITE_ROW) {
-        const char *run_id = (const char *) sqlite3_column_text(statement, 0);
-        const void *bytes = sqlite3_column_blob(statement, 1);
-        int size = sqlite3_column_bytes(statement, 1);
-        ok = body(context, run_id ? run_id : "", bytes, (size_t) size, d);
+        for (int c = 0; c + 1 < n; c++)
+            values[c] = (const char *) sqlite3_column_text(statement, c);
+        const void *bytes = sqlite3_column_blob(statement, n - 1);
+        int size = sqlite3_column_bytes(statement, n - 1);
+        ok = row(context, (unsigned) n - 1, values, bytes, (size_t) size, d);
     }
     if (ok && status != SQLITE_DONE)
-        ok = fail_sqlite(store, "reading the reports failed", d);
+        ok = fail_sqlite(store, "query failed", d);
     sqlite3_finalize(statement);
     return ok;
 }
@@ -267,7 +270,7 @@ const struct store_operations store_sqlite_operations = {
     .add_report = sqlite_add_report,
     .flush = sqlite_flush,
     .discard = sqlite_discard,
-    .each_report = sqlite_each_report,
+    .query_bytes = sqlite_query_bytes,
     /* The write lock at once: two writers never deadlock upgrading.  */
     .begin_sql = "BEGIN IMMEDIATE",
 };

@@ -134,7 +134,13 @@ bool store_add_row(struct store *store, enum sql_table table, const char *const 
                                       d);
 }
 
-bool store_add_fold(struct store *store, const char *const fields[4], struct diag *d)
+bool store_add_fold(struct store *store, const char *const fields[5], struct diag *d)
+{
+    return store->operations->add_row(store, "fold_queue", "release,run,run_id,failed,received",
+                                      5, fields, d);
+}
+
+bool store_add_fold_mark(struct store *store, const char *const fields[4], struct diag *d)
 {
     return store->operations->add_row(store, "run_folds", "release,run,batch,failed", 4, fields,
                                       d);
@@ -152,8 +158,9 @@ bool store_rows_flush(struct store *store, struct diag *d)
     return store->operations->flush(store, d);
 }
 
-bool store_each_report(struct store *store, const char *release, store_body_fn body,
-                       void *context, struct diag *d)
+bool store_query_bytes(struct store *store, const char *sql, unsigned n_params,
+                       const char *const *params, store_bytes_row_fn row, void *context,
+                       struct diag *d)
 {
-    return store->operations->each_report(store, release, body, context, d);
+    return store->operations->query_bytes(store, sql, n_params, params, row, context, d);
 }

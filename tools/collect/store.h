@@ -71,15 +71,23 @@ bool store_add_row(struct store *store, enum sql_table table, const char *const 
                    struct diag *d);
 bool store_add_report(struct store *store, const char *release, const char *run_id,
                       const char *received, const void *body, size_t size, struct diag *d);
-/* run_folds rows: (release, run, batch, failed).  */
-bool store_add_fold(struct store *store, const char *const fields[4], struct diag *d);
+/* fold_queue rows (release, run, run_id, failed, received), and run_folds
+   rows (release, run, batch, failed).  */
+bool store_add_fold(struct store *store, const char *const fields[5], struct diag *d);
+bool store_add_fold_mark(struct store *store, const char *const fields[4], struct diag *d);
 bool store_rows_flush(struct store *store, struct diag *d);
 
-/* A report's body, by release and run id, for readers (sampler-report
-   --store): calls BODY for each report of RELEASE, in run-id order.  */
-typedef bool (*store_body_fn)(void *context, const char *run_id, const void *body, size_t size,
-                              struct diag *d);
-bool store_each_report(struct store *store, const char *release, store_body_fn body,
-                       void *context, struct diag *d);
+/* One row of a query whose last column is bytes (bytea, BLOB): the other
+   columns as text (the query casts numbers to VARCHAR), then the bytes.  */
+typedef bool (*store_bytes_row_fn)(void *context, unsigned n_columns,
+                                   const char *const *values, const void *bytes, size_t size,
+                                   struct diag *d);
+
+/* Runs one statement whose last column is bytes, and calls ROW for each
+   row of its result as it arrives (no other statement may run on the
+   connection meanwhile).  */
+bool store_query_bytes(struct store *store, const char *sql, unsigned n_params,
+                       const char *const *params, store_bytes_row_fn row, void *context,
+                       struct diag *d);
 
 #endif

@@ -7,31 +7,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "run-adder.h"
-#include "sql-files.h"
-#include "sqltables.h"
 #include "schemes.h"
-#include "text.h"
-
-struct release_adder {
-    struct release *release;
-    struct run_adder adder;
-};
 
 /* Seconds a client is asked to wait when the store cannot take reports.  */
 enum { STORE_RETRY_AFTER = 10 };
-
-static struct run_adder *adder_for(struct writer *writer, struct release *release)
-{
-    for (size_t i = 0; i < writer->n_adders; i++)
-        if (writer->adders[i].release == release)
-            return &writer->adders[i].adder;
-    writer->adders = xrealloc(writer->adders, (writer->n_adders + 1) * sizeof *writer->adders);
-    struct release_adder *added = &writer->adders[writer->n_adders++];
-    added->release = release;
-    run_adder_init(&added->adder, &release->catalog);
-    return &added->adder;
-}
 
 /* ---- One batch: one transaction ---------------------------------------------- */
 
@@ -40,7 +19,6 @@ struct batch {
     size_t n;
     bool *claimed;                   /* its run id was new: stored by this batch */
     unsigned long *run;              /* the run's number, for a claimed, analysed report */
-    char fold_batch[32];
 };
 
 static bool copy_value(void *context, unsigned n, const char *const *values, struct diag *d)
@@ -122,45 +100,15 @@ static bool number_runs(struct store *store, struct batch *batch, struct diag *d
     return true;
 }
 
-/* Rows go to the store with text that is valid UTF-8 (text.h): a
-   program's name may not be.  */
-static bool row_to_store(void *context, enum sql_table table, const char *const *fields,
-                         struct diag *d)
-{
-    enum { MAX_COLUMNS = 32 };
-    const char *clean[MAX_COLUMNS] = { 0 };
-    char *made[MAX_COLUMNS] = { 0 };
-    unsigned n = sql_tables[table].n_columns;
-    for (unsigned i = 0; i < n && i < MAX_COLUMNS; i++) {
-        clean[i] = fields[i];
-        if (fields[i] && !utf8_valid(fields[i]))
-            clean[i] = made[i] = utf8_escaped(fields[i]);
-    }
-    bool ok = store_add_row(context, table, clean, d);
-    for (unsigned i = 0; i < n && i < MAX_COLUMNS; i++)
-        free(made[i]);
-    return ok;
-}
-
+/* The run's place in the folder's queue: its number and label.  */
 static bool add_run(struct writer *writer, struct batch *batch, size_t i, struct diag *d)
 {
     struct upload *upload = batch->uploads[i];
-    struct release *release = upload->release;
-    struct run_adder *adder = adder_for(writer, release);
-    struct run_view view = { upload->run_id, &upload->report, NULL, 0, upload->failed, 0 };
-    struct sql_run run = { batch->run[i], "", upload->received, upload->failed };
-    memcpy(run.id, upload->run_id, sizeof run.id);
-    struct sql_sink sink = { row_to_store, writer->store, false };
-    bool ok = run_adder_add(adder, &upload->report, d);
-    view.units = adder->units;
-    view.n_units = adder->n_units;
-    ok = ok && sql_run_rows(&sink, &release->sql, &run, &view, &writer->namer, d);
-    run_adder_clear(adder);
     char number[32];
     snprintf(number, sizeof number, "%lu", batch->run[i]);
-    const char *fold[4] = { release->id_text, number, batch->fold_batch,
-                            upload->failed ? "1" : "0" };
-    return ok && store_add_fold(writer->store, fold, d);
+    const char *queued[5] = { upload->release->id_text, number, upload->run_id,
+                              upload->failed ? "1" : "0", upload->received };
+    return store_add_fold(writer->store, queued, d);
 }
 
 static bool write_batch(struct writer *writer, struct batch *batch, struct diag *d)
@@ -172,27 +120,24 @@ static bool write_batch(struct writer *writer, struct batch *batch, struct diag 
         return false;
     bool ok = claim_run_ids(store, batch, d) && number_runs(store, batch, d);
     bool any_run = false;
-    for (size_t i = 0; i < batch->n; i++)
-        any_run |= analysed(batch, i);
-    if (ok && any_run)
-        ok = store_query(store, "UPDATE fold_state SET batch = batch + 1 RETURNING batch", 0,
-                         NULL, copy_value, batch->fold_batch, d);
     for (size_t i = 0; ok && i < batch->n; i++) {
         struct upload *upload = batch->uploads[i];
         if (!batch->claimed[i])
             continue;
         ok = store_add_report(store, upload->release->id_text, upload->run_id,
                               upload->received, upload->body.data, upload->body.size, d);
-        if (ok && !upload->interim)
+        if (ok && !upload->interim) {
             ok = add_run(writer, batch, i, d);
+            any_run = true;
+        }
     }
     ok = ok && store_rows_flush(store, d);
-    if (ok && any_run)
-        ok = store_exec(store, sql_fold, d) && store_exec(store, sql_fold_totals, d);
     if (ok)
         ok = store_commit(store, d);
     if (!ok)
         store_rollback(store);
+    else if (any_run)
+        folder_wake(writer->folder);
     return ok;
 }
 
@@ -333,13 +278,13 @@ static void *writer_thread(void *context)
 }
 
 bool writer_start(struct writer *writer, const char *url, unsigned batch_max,
-                  size_t queue_max, struct diag *d)
+                  size_t queue_max, struct folder *folder, struct diag *d)
 {
     memset(writer, 0, sizeof *writer);
+    writer->folder = folder;
     writer->url = xstrdup(url);
     writer->batch_max = batch_max;
     writer->queue_max = queue_max;
-    writer->namer.no_files = true;
     pthread_mutex_init(&writer->lock, NULL);
     pthread_cond_init(&writer->wake, NULL);
     if (!store_open(&writer->store, url, d))
@@ -385,10 +330,6 @@ void writer_stop(struct writer *writer)
         pthread_mutex_unlock(&writer->lock);
         pthread_join(writer->thread, NULL);
     }
-    for (size_t i = 0; i < writer->n_adders; i++)
-        run_adder_free(&writer->adders[i].adder);
-    free(writer->adders);
-    symbol_namer_free(&writer->namer);
     store_close(writer->store);
     free(writer->url);
     pthread_mutex_destroy(&writer->lock);

@@ -1,10 +1,11 @@
 /* The writer: one thread with its own connection to the store, taking the
    checked uploads in batches (group commit).  A batch is one transaction:
    each report's run id claimed (a run id stored before, in any release,
-   makes the report a duplicate), its rows inserted (tools/report/
-   sqltables.h), the report kept as received, the aggregates folded
-   (fold.sql, fold-totals.sql); then the commit, and only then each
-   upload's answer: 201 "stored", 200 "duplicate".  When the store cannot
+   makes the report a duplicate), the report kept as received and its
+   run's place in the folder's queue, numbered and labelled (folder.h: the
+   folder analyses the run and folds it); then the commit,
+   and only then each upload's answer: 201 "stored", 200 "duplicate".  The
+   report as received is the record: all else is derived from it.  When the store cannot
    take the batch (down, restarting, its disk full), every upload of it is
    answered 503 with Retry-After, and nothing of it is stored; a report
    whose own data the store refuses is found by writing the batch's
@@ -16,11 +17,9 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
+#include "folder.h"
 #include "store.h"
-#include "symbols.h"
 #include "upload.h"
-
-struct release_adder;
 
 struct writer {
     char *url;
@@ -34,16 +33,14 @@ struct writer {
     unsigned batch_max;
     bool stopping;
     atomic_bool store_up;
-    struct release_adder *adders;    /* each release's run adder */
-    size_t n_adders;
-    struct symbol_namer namer;       /* reads no file */
+    struct folder *folder;           /* woken when runs are stored */
     /* What it did, for the log and the status page.  */
     atomic_ulong stored, duplicates, refused, batches, failed_batches;
 };
 
-/* Connects to URL and starts the thread.  */
+/* Connects to URL and starts the thread; it wakes FOLDER.  */
 bool writer_start(struct writer *writer, const char *url, unsigned batch_max,
-                  size_t queue_max, struct diag *d);
+                  size_t queue_max, struct folder *folder, struct diag *d);
 
 /* Queues UPLOAD (checked by upload_finish); its `answered' is called from
    the writer's thread once its answer is set.  False, with the answer

@@ -1,12 +1,14 @@
 -- Starts a fold (docs/schema.md, "Keeping the ranking current"): a new
 -- batch, zero counts for the releases, sites and predicates registered
 -- since the last fold, and every run not yet folded marked as the batch's
--- in run_folds.  Then fold.sql and fold-totals.sql add the batch's runs
--- to the aggregates, in the same transaction (`sampler-sql fold' runs the
+-- in run_folds.  Then fold.sql and fold-totals.sql add the batch's runs to
+-- the aggregates, in the same transaction (`sampler-sql fold' runs the
 -- three between BEGIN and COMMIT).  Safe when runs arrive meanwhile: a run
 -- is folded once, by the fold that marks it (the first UPDATE makes
--- concurrent folds wait for each other).  The collector marks the runs it
--- stores itself, and makes the zero counts when it registers a release.
+-- concurrent folds wait for each other).  The collector marks the runs
+-- it folds itself, those it queued in fold_queue (a search for every run
+-- without a mark reads every run), and makes the zero counts when it
+-- registers a release.
 
 UPDATE fold_state SET batch = batch + 1;
 

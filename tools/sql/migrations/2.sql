@@ -57,6 +57,19 @@ CREATE TABLE IF NOT EXISTS reports (
     PRIMARY KEY (release, run_id)
 ) /* PARTITION BY LIST (release) */;
 
+-- Runs the collector stored (their reports are in reports) and has not
+-- analysed yet: it numbers and labels each when it arrives, then turns
+-- the report into the run's rows (runs, observations, ...), marks it in
+-- run_folds and folds it, a batch at a time.
+CREATE TABLE IF NOT EXISTS fold_queue (
+    release INTEGER NOT NULL,
+    run INTEGER NOT NULL,
+    run_id VARCHAR(32) NOT NULL,
+    failed SMALLINT NOT NULL,
+    received TIMESTAMP NOT NULL,
+    PRIMARY KEY (release, run)
+);
+
 -- ---- Aggregates, kept by fold-totals.sql --------------------------------------------
 
 -- Runs folded per hour of their arrival ('YYYY-MM-DD HH', UTC).
