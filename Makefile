@@ -61,7 +61,7 @@ WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-paths check-run check-rates check-report check-schemes check-runtime check-torture check-torture-ci check-case-study check-real check-csmith check-remote check-sql sql-deps install clean bench demo deps
+.PHONY: all evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-paths check-run check-rates check-report check-schemes check-runtime check-remote check-torture check-torture-ci check-case-study check-real check-csmith check-sql sql-deps install clean bench demo deps
 
 # What a fresh Debian bookworm machine needs (run as root).
 # The real-program recipes (testsuite/real/packages/*.sh) say what they need

@@ -43,6 +43,15 @@ static bool release_read, release_valid;
 static bool field_active;
 static char store[SAMPLER_PATH_MAX];
 
+/* Room for the paths the configuration builds: static, as the process
+   configures itself once (under pthread_once), maybe on a small thread
+   stack.  */
+static struct {
+    char path[SAMPLER_PATH_MAX];
+    char other[SAMPLER_PATH_MAX];
+    char text[4096], old[4096];
+} work;
+
 const struct sampler_release *sampler_release_carried(void)
 {
     if (!release_read) {
@@ -80,13 +89,13 @@ const char *sampler_field_store(void)
 
 static bool consent_given(const struct sampler_release *carried)
 {
-    char path[SAMPLER_PATH_MAX];
+    char *path = work.path;
     enum sampler_consent_answer user = SAMPLER_CONSENT_ABSENT;
 
     if (sampler_user_consent_path(getenv("XDG_CONFIG_HOME"), getenv("HOME"),
-                                  carried->product, path, sizeof path))
+                                  carried->product, path, sizeof work.path))
         user = sampler_consent_read(path);
-    snprintf(path, sizeof path, "%s/%s", SAMPLER_SYSTEM_CONSENT_DIR, carried->product);
+    snprintf(path, sizeof work.path, "%s/%s", SAMPLER_SYSTEM_CONSENT_DIR, carried->product);
     return sampler_consent_given(carried->consent, user, sampler_consent_read(path));
 }
 
@@ -113,17 +122,18 @@ static bool make_directories(char *path)
    reads: rewritten only when it differs.  */
 static void write_release_copy(const struct sampler_release *carried)
 {
-    static char text[SAMPLER_RELEASE_TEXT_MAX], old[SAMPLER_RELEASE_TEXT_MAX];
-    char path[SAMPLER_PATH_MAX], temporary[SAMPLER_PATH_MAX];
-    long length = sampler_release_format(carried, text, sizeof text);
+    /* Every setting written out fits work.text (the longest values are
+       the URL and the submitter's path).  */
+    char *text = work.text, *old = work.old, *path = work.path, *temporary = work.other;
+    long length = sampler_release_format(carried, text, sizeof work.text);
 
-    if (length < 0 || snprintf(path, sizeof path, "%s/release", store) >= (int)sizeof path
-        || snprintf(temporary, sizeof temporary, "%s/release.tmp.%ld", store,
-                    (long)getpid()) >= (int)sizeof temporary)
+    if (length < 0 || snprintf(path, sizeof work.path, "%s/release", store) >= (int)sizeof work.path
+        || snprintf(temporary, sizeof work.other, "%s/release.tmp.%ld", store,
+                    (long)getpid()) >= (int)sizeof work.other)
         return;
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
     if (fd >= 0) {
-        ssize_t read_length = read(fd, old, sizeof old);
+        ssize_t read_length = read(fd, old, sizeof work.old);
         close(fd);
         if (read_length == length && memcmp(old, text, (size_t)length) == 0)
             return;
@@ -152,14 +162,14 @@ static void warn_store(const char *path, const char *reason)
    or a release the collector has retired.  */
 static bool prepare_store(const struct sampler_release *carried)
 {
-    char base[SAMPLER_PATH_MAX], pending[SAMPLER_PATH_MAX];
+    char *base = work.path, *pending = work.other;
     const char *xdg = getenv(carried->store == SAMPLER_STORE_CACHE ? "XDG_CACHE_HOME"
                                                                    : "XDG_STATE_HOME");
     struct stat status;
 
-    if (!sampler_xdg_directory(carried->store, xdg, getenv("HOME"), base, sizeof base)
+    if (!sampler_xdg_directory(carried->store, xdg, getenv("HOME"), base, sizeof work.path)
         || !sampler_store_directory(carried, base, store, sizeof store)
-        || snprintf(pending, sizeof pending, "%s/pending", store) >= (int)sizeof pending)
+        || snprintf(pending, sizeof work.other, "%s/pending", store) >= (int)sizeof work.other)
         return false;
     if (!make_directories(pending)) {
         warn_store(store, strerror(errno));
@@ -172,8 +182,8 @@ static bool prepare_store(const struct sampler_release *carried)
         warn_store(store, "it is not a directory of the user's own");
         return false;
     }
-    char retired[SAMPLER_PATH_MAX];
-    if (snprintf(retired, sizeof retired, "%s/retired", store) >= (int)sizeof retired
+    char *retired = work.path;
+    if (snprintf(retired, sizeof work.path, "%s/retired", store) >= (int)sizeof work.path
         || access(retired, F_OK) == 0)
         return false;
     write_release_copy(carried);
@@ -249,11 +259,11 @@ bool sampler_field_site_sent(const struct __sampler_unit *unit, unsigned site)
    one as the modification time of STORE/next-attempt.  */
 static bool round_due(void)
 {
-    char path[SAMPLER_PATH_MAX];
+    char *path = work.path;
     struct stat status;
     struct timespec now = { 0, 0 };
 
-    if (snprintf(path, sizeof path, "%s/next-attempt", store) >= (int)sizeof path)
+    if (snprintf(path, sizeof work.path, "%s/next-attempt", store) >= (int)sizeof work.path)
         return false;
     if (stat(path, &status) != 0)
         return errno == ENOENT;

@@ -46,10 +46,12 @@ static bool show_store(const char *path, void *context)
     char file[4200], line[2048];
     size_t count;
     long long bytes = 0;
+    unsigned *shown = context;
 
-    (void)context;
     if (!store_open(&store, path))
         return false;
+    if (shown != NULL)
+        ++*shown;
     struct pending *reports = store_pending(&store, &count);
     for (size_t i = 0; i < count; i++)
         bytes += reports[i].size;
@@ -90,8 +92,14 @@ static bool show_store(const char *path, void *context)
 
 int status_command(int argc, char **argv)
 {
-    if (argc == 1)
-        return stores_visit(show_store, NULL) ? 0 : 1;
+    if (argc == 1) {
+        unsigned shown = 0;
+        bool ok = stores_visit(show_store, &shown);
+        if (shown == 0)
+            puts("no report stores: no release has run here with consent "
+                 "($XDG_STATE_HOME/sampler, $XDG_CACHE_HOME/sampler)");
+        return ok ? 0 : 1;
+    }
     if (argc == 3 && strcmp(argv[1], "--store") == 0)
         return show_store(argv[2], NULL) ? 0 : 1;
     fputs("usage: sampler-submit status [--store DIR]\n", stderr);

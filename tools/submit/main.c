@@ -186,124 +186,156 @@ static void retire(const struct store *store)
     free(reports);
 }
 
+/* Whether a round may start for STORE now: consent, a release still
+   collected, no other round running (its lock in *LOCK), and its time
+   come (unless forced).  */
+static bool round_may_start(const struct store *store, const struct submit_options *options,
+                            int *lock, struct submit_state *state, time_t now)
+{
+    const char *why;
+    char marker[4200];
+
+    *lock = -1;
+    if (!store_consent(store, &why)) {
+        if (!options->quiet)
+            fprintf(stderr, "sampler-submit: %s/%s: %s: nothing is sent\n",
+                    store->release.product, store->release.version, why);
+        return false;
+    }
+    snprintf(marker, sizeof marker, "%s/retired", store->path);
+    if (access(marker, F_OK) == 0) {
+        if (!options->quiet)
+            fprintf(stderr, "sampler-submit: %s/%s: the collector retired this release\n",
+                    store->release.product, store->release.version);
+        return false;
+    }
+    if (options->dry_run)
+        return true;
+    *lock = store_lock(store);
+    if (*lock < 0) {
+        store_log(store, options->quiet, "another sampler-submit is sending this store's reports");
+        return false;
+    }
+    store_read_state(store, state);
+    if (!options->force && state->next > now) {
+        if (!options->quiet)
+            fprintf(stderr, "sampler-submit: %s/%s: the next round is due in %lld s (--force "
+                    "sends now)\n", store->release.product, store->release.version,
+                    (long long)(state->next - now));
+        close(*lock);
+        return false;
+    }
+    return true;
+}
+
+/* What a round did.  */
+struct round {
+    const char *url;
+    size_t tried, sent, refused;
+    bool failed, retired;
+    long retry_after;
+};
+
+/* Offers the pending report NAME (SIZE bytes) to the collector, or with
+   --dry-run shows it, and acts on the answer.  */
+static void send_report(const struct store *store, const struct submit_options *options,
+                        const struct pending *report, struct round *round)
+{
+    size_t length = 0;
+    int fd = -1;
+    const char *problem = NULL;
+    struct report_head head;
+    char *text = read_report(store, report->name, &length, &fd);
+
+    if (text == NULL)
+        problem = report->size > SUBMIT_REPORT_MAX ? "larger than the protocol allows"
+                                                   : "unreadable";
+    else if (read_head(store, text, length, &head, &problem) && head.interim
+             && writer_alive(head.pid))
+        goto done;   /* not yet: its run goes on */
+    round->tried++;
+    if (problem != NULL) {
+        if (!options->dry_run) {
+            store_log(store, options->quiet, "%s: %s; kept aside in refused/", report->name,
+                      problem);
+            store_refuse(store, report->name);
+        }
+        goto done;
+    }
+    if (options->dry_run) {
+        upload_describe(round->url, store->release.upload_key, head.run_id, text, length);
+        goto done;
+    }
+    struct upload_result result;
+    upload_report(options, round->url, store->release.upload_key, head.run_id, text, length,
+                  &result);
+    switch (result.answer) {
+    case ANSWER_STORED:
+        remove_sent(store, report->name, fd);
+        round->sent++;
+        break;
+    case ANSWER_REFUSED:
+        store_log(store, options->quiet, "%s: %s; kept aside in refused/", report->name,
+                  result.message);
+        store_refuse(store, report->name);
+        round->refused++;
+        break;
+    case ANSWER_RETIRED:
+        store_log(store, options->quiet, "%s; the pending reports are deleted and this "
+                  "release samples no more", result.message);
+        round->retired = true;
+        break;
+    case ANSWER_LATER:
+        store_log(store, options->quiet, "%s: %s", report->name, result.message);
+        round->retry_after = result.retry_after;
+        round->failed = true;
+        break;
+    }
+done:
+    free(text);
+    if (fd >= 0)
+        close(fd);
+}
+
 /* One round for the store at PATH.  */
 static bool submit_store(const char *path, const struct submit_options *options)
 {
     struct store store;
-    const char *why;
+    struct submit_state state = { 0, 0 };
+    time_t now = time(NULL);
+    int lock;
 
     if (!store_open(&store, path))
         return false;
-    if (!store_consent(&store, &why)) {
-        if (!options->quiet)
-            fprintf(stderr, "sampler-submit: %s/%s: %s: nothing is sent\n",
-                    store.release.product, store.release.version, why);
+    if (!round_may_start(&store, options, &lock, &state, now))
         return true;
-    }
-    char marker[4200];
-    snprintf(marker, sizeof marker, "%s/retired", store.path);
-    if (access(marker, F_OK) == 0) {
-        if (!options->quiet)
-            fprintf(stderr, "sampler-submit: %s/%s: the collector retired this release\n",
-                    store.release.product, store.release.version);
-        return true;
-    }
-    int lock = options->dry_run ? -1 : store_lock(&store);
-    if (!options->dry_run && lock < 0) {
-        store_log(&store, options->quiet, "another sampler-submit is sending this store's reports");
-        return true;
-    }
-    struct submit_state state;
-    time_t now = time(NULL);
-    store_read_state(&store, &state);
-    if (!options->force && !options->dry_run && state.next > now) {
-        if (!options->quiet)
-            fprintf(stderr, "sampler-submit: %s/%s: the next round is due in %lld s (--force "
-                    "sends now)\n", store.release.product, store.release.version,
-                    (long long)(state.next - now));
-        close(lock);
-        return true;
-    }
     char url[SAMPLER_RELEASE_URL_SIZE + 32];
     upload_endpoint(options->collector != NULL ? options->collector : store.release.collector,
                     url, sizeof url);
-    size_t count, sent = 0, refused = 0, tried = 0;
+    struct round round = { .url = url };
+    size_t count;
     struct pending *reports = store_pending(&store, &count);
-    bool failed = false, retired = false;
-    long retry_after = 0;
-    for (size_t i = 0; i < count && tried < store.release.submit_batch && !failed && !retired;
-         i++) {
-        size_t length = 0;
-        int fd = -1;
-        const char *problem = NULL;
-        struct report_head head;
-        char *text = read_report(&store, reports[i].name, &length, &fd);
-        if (text == NULL)
-            problem = reports[i].size > SUBMIT_REPORT_MAX ? "larger than the protocol allows"
-                                                          : "unreadable";
-        else if (read_head(&store, text, length, &head, &problem) && head.interim
-                 && writer_alive(head.pid)) {
-            free(text);
-            close(fd);
-            continue;
-        }
-        tried++;
-        if (problem != NULL) {
-            if (!options->dry_run) {
-                store_log(&store, options->quiet, "%s: %s; kept aside in refused/",
-                          reports[i].name, problem);
-                store_refuse(&store, reports[i].name);
-            }
-        } else if (options->dry_run) {
-            upload_describe(url, store.release.upload_key, head.run_id, text, length);
-        } else {
-            struct upload_result result;
-            upload_report(options, url, store.release.upload_key, head.run_id, text, length,
-                          &result);
-            switch (result.answer) {
-            case ANSWER_STORED:
-                remove_sent(&store, reports[i].name, fd);
-                sent++;
-                break;
-            case ANSWER_REFUSED:
-                store_log(&store, options->quiet, "%s: %s; kept aside in refused/",
-                          reports[i].name, result.message);
-                store_refuse(&store, reports[i].name);
-                refused++;
-                break;
-            case ANSWER_RETIRED:
-                store_log(&store, options->quiet, "%s; the pending reports are deleted and "
-                          "this release samples no more", result.message);
-                retired = true;
-                break;
-            case ANSWER_LATER:
-                store_log(&store, options->quiet, "%s: %s", reports[i].name, result.message);
-                retry_after = result.retry_after;
-                failed = true;
-                break;
-            }
-        }
-        free(text);
-        if (fd >= 0)
-            close(fd);
-    }
+    for (size_t i = 0; i < count && round.tried < store.release.submit_batch && !round.failed
+                       && !round.retired; i++)
+        send_report(&store, options, &reports[i], &round);
     free(reports);
-    if (retired)
-        retire(&store);
     if (options->dry_run) {
-        if (tried == 0)
+        if (round.tried == 0)
             printf("# %s/%s: nothing to send\n", store.release.product, store.release.version);
         return true;
     }
-    state.failures = failed ? state.failures + 1 : 0;
-    state.next = failed ? now + backoff(state.failures, retry_after)
-                 : sent > 0 ? now + (time_t)store.release.submit_interval : now;
+    if (round.retired)
+        retire(&store);
+    state.failures = round.failed ? state.failures + 1 : 0;
+    state.next = round.failed ? now + backoff(state.failures, round.retry_after)
+                 : round.sent > 0 ? now + (time_t)store.release.submit_interval : now;
     store_write_state(&store, &state);
-    if (sent > 0 || refused > 0 || failed)
+    if (round.sent > 0 || round.refused > 0 || round.failed)
         store_log(&store, options->quiet, "sent %zu, refused %zu%s; next round in %lld s",
-                  sent, refused, failed ? ", then stopped" : "", (long long)(state.next - now));
+                  round.sent, round.refused, round.failed ? ", then stopped" : "",
+                  (long long)(state.next - now));
     close(lock);
-    return !failed;
+    return !round.failed;
 }
 
 static bool visit_store(const char *path, void *context)
