@@ -37,6 +37,14 @@ REPORT_TOOL := $(B)/bin/sampler-report
 # with (the collector reads reports with the report tool's own reader).
 REPORT_LIB_SRCS := $(filter-out tools/report/main.c,$(REPORT_SRCS))
 REPORT_OBJS := $(REPORT_LIB_SRCS:tools/report/%.c=$(B)/obj/report/%.o)
+# sampler-report --store reads the collector's store (tools/report/
+# store-input.c) through the collector's store layer: libpq, SQLite, zlib.
+STORE_SRCS := tools/collect/store.c tools/collect/store-postgresql.c tools/collect/store-sqlite.c \
+              tools/collect/inflate.c
+STORE_HDRS := tools/collect/store.h tools/collect/store-engine.h tools/collect/inflate.h
+STORE_CFLAGS := $(shell pkg-config --cflags libpq sqlite3 2>/dev/null)
+STORE_LIBS := $(shell pkg-config --libs libpq sqlite3 2>/dev/null) -lz -pthread
+REPORT_CFLAGS := $(CFLAGS_COMMON) $(STORE_CFLAGS) -Itools/report -Itools/collect -Iruntime
 
 RELEASE_TOOL := $(B)/bin/sampler-release
 SUBMIT_SRCS := $(wildcard tools/submit/*.c) runtime/release.c
@@ -61,7 +69,7 @@ WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-paths check-run check-rates check-report check-schemes check-runtime check-remote check-torture check-torture-ci check-case-study check-real check-csmith check-sql sql-deps install clean bench demo deps
+.PHONY: all evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-paths check-run check-rates check-report check-schemes check-runtime check-remote check-collect check-torture check-torture-ci check-case-study check-real check-csmith check-sql sql-deps install clean bench demo deps
 
 # What a fresh Debian bookworm machine needs (run as root).
 # The real-program recipes (testsuite/real/packages/*.sh) say what they need
@@ -108,13 +116,15 @@ $(LIBSO): $(RUNTIME_OBJS)
 	$(CC) -shared -Wl,-soname,libsampler.so.0 -Wl,-z,defs -o $@ $^ -lm -lpthread
 	ln -sf libsampler.so.0 $(B)/lib/libsampler.so
 
-$(REPORT_TOOL): $(REPORT_SRCS) $(REPORT_HDRS) runtime/sampler-abi.h runtime/schemes.def
+$(REPORT_TOOL): $(REPORT_SRCS) $(REPORT_HDRS) $(STORE_SRCS) $(STORE_HDRS) runtime/sampler-abi.h \
+                runtime/schemes.def
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) -Itools/report -Iruntime -o $@ $(REPORT_SRCS) $(GSL_LIBS)
+	$(CC) $(REPORT_CFLAGS) -o $@ $(REPORT_SRCS) $(STORE_SRCS) $(GSL_LIBS) $(STORE_LIBS)
 
-$(B)/obj/report/%.o: tools/report/%.c $(REPORT_HDRS) runtime/sampler-abi.h runtime/schemes.def
+$(B)/obj/report/%.o: tools/report/%.c $(REPORT_HDRS) $(STORE_HDRS) runtime/sampler-abi.h \
+                     runtime/schemes.def
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) -Itools/report -Iruntime -c $< -o $@
+	$(CC) $(REPORT_CFLAGS) -c $< -o $@
 
 $(COLLECT_TOOL): $(COLLECT_SRCS) $(COLLECT_HDRS) $(COLLECT_SQL) $(REPORT_OBJS) runtime/release.c \
                  runtime/release.h
@@ -178,6 +188,7 @@ check: all
 	$(MAKE) check-paths
 	$(MAKE) check-runtime
 	$(MAKE) check-remote
+	$(MAKE) check-collect
 	$(MAKE) check-torture-ci
 	$(MAKE) check-case-study
 	$(MAKE) check-sql
@@ -217,18 +228,23 @@ FUZZ_KINDS   := report aggregate sites labels elf
 FUZZ_SECONDS ?= 600
 FUZZ_SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS  := -std=c11 -O1 -g -Wall -Wextra -D_GNU_SOURCE $(FUZZ_SANITIZE) \
-                -Itools/report -Iruntime
-FUZZ_OBJS    := $(patsubst tools/report/%.c,$(B)/fuzz/obj/%.o,$(filter-out tools/report/main.c,$(REPORT_SRCS)))
+                $(STORE_CFLAGS) -Itools/report -Itools/collect -Iruntime
+FUZZ_OBJS    := $(patsubst tools/report/%.c,$(B)/fuzz/obj/%.o,$(filter-out tools/report/main.c,$(REPORT_SRCS))) \
+                $(STORE_SRCS:tools/collect/%.c=$(B)/fuzz/obj/collect/%.o)
 FUZZ_BINS    := $(FUZZ_KINDS:%=$(B)/fuzz/fuzz-%)
 
 $(B)/fuzz/obj/%.o: tools/report/%.c $(REPORT_HDRS) runtime/sampler-abi.h runtime/schemes.def
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
+$(B)/fuzz/obj/collect/%.o: tools/collect/%.c $(COLLECT_HDRS) $(REPORT_HDRS) $(COLLECT_SQL)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(COLLECT_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
 $(B)/fuzz/fuzz-%: testsuite/fuzz/fuzz-%.c testsuite/fuzz/fuzz-input.h $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer \
 	  -DFUZZ_SITE_TABLE='"$(abspath testsuite/fuzz/corpus/sites/program)"' \
-	  -o $@ $< $(FUZZ_OBJS) $(GSL_LIBS)
+	  -o $@ $< $(FUZZ_OBJS) $(GSL_LIBS) $(STORE_LIBS)
 
 # The objects are shared by the targets: kept, not rebuilt each time.
 .SECONDARY: $(FUZZ_OBJS)
@@ -338,6 +354,22 @@ $(REMOTE_UNIT): testsuite/remote/test-release.c $(LIBA) runtime/release.h runtim
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) $(shell pkg-config --cflags check) -Iruntime -o $@ $< $(LIBA) \
 	  $(shell pkg-config --libs check) -lm -pthread
+
+# The collector (docs/collect.md): its pieces (Check), then the service
+# with SQLite and with a PostgreSQL server the tests start, sampler-submit
+# and bad clients over loopback, and zlib's release uploading, its pages
+# checked in headless Chromium (testsuite/collect/).
+COLLECT_UNIT_TEST := $(B)/testsuite/collect/test-collect
+$(COLLECT_UNIT_TEST): testsuite/collect/test-collect.c $(filter-out tools/collect/main.c,$(COLLECT_SRCS)) \
+                      $(COLLECT_HDRS) $(COLLECT_SQL) $(REPORT_OBJS) runtime/release.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) $(COLLECT_CFLAGS) $(shell pkg-config --cflags check) -Itools/collect \
+	  -Itools/report -Iruntime -o $@ $< $(filter-out tools/collect/main.c,$(COLLECT_SRCS)) \
+	  runtime/release.c $(REPORT_OBJS) $(COLLECT_LIBS) $(GSL_LIBS) $(shell pkg-config --libs check)
+
+check-collect: all $(COLLECT_UNIT_TEST)
+	$(COLLECT_UNIT_TEST)
+	testsuite/collect/run-collect-tests.sh $(abspath $(B))
 
 check-remote: all $(REMOTE_UNIT)
 	$(REMOTE_UNIT)

@@ -238,11 +238,11 @@ enum MHD_Result http_handle(void *context, struct MHD_Connection *connection,
             return take_body(request, upload_data, upload_data_size);
         return finish_upload(request);
     }
-    if (strcmp(url, "/v1/reports") != 0 || strcmp(method, MHD_HTTP_METHOD_POST) != 0) {
+    if (strcmp(url, "/v1/reports") == 0 && strcmp(method, MHD_HTTP_METHOD_POST) != 0)
+        return send_text(connection, 405, 0, "reports are sent with POST");
+    if (strcmp(url, "/v1/reports") != 0) {
         if (strcmp(method, MHD_HTTP_METHOD_GET) == 0 || strcmp(method, MHD_HTTP_METHOD_HEAD) == 0)
             return pages_answer(service, connection, url);
-        if (strcmp(url, "/v1/reports") == 0)
-            return send_text(connection, 405, 0, "reports are sent with POST");
         return send_text(connection, 404, 0, "no such endpoint (reports go to /v1/reports)");
     }
     request = xcalloc(1, sizeof *request);

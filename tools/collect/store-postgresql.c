@@ -289,11 +289,20 @@ static bool pg_query_bytes(struct store *store, const char *sql, unsigned n_para
     if (!PQsendQueryParams(connection, sql, (int) n_params, NULL, params, NULL, NULL, 1)
         || !PQsetSingleRowMode(connection))
         return fail_result(store, NULL, "query failed", d);
-    bool ok = true;
+    bool ok = true, cancelled = false;
     PGresult *result;
     struct byte_buffer texts = { 0 };
     while ((result = PQgetResult(connection))) {
         ExecStatusType status = PQresultStatus(result);
+        if (!ok && !cancelled) {
+            /* The caller stopped: the rest of the rows are not wanted.  */
+            PGcancel *cancel = PQgetCancel(connection);
+            char error[256];
+            if (cancel)
+                PQcancel(cancel, error, sizeof error);
+            PQfreeCancel(cancel);
+            cancelled = true;
+        }
         if (ok && status == PGRES_SINGLE_TUPLE) {
             int n = PQnfields(result);
             const char *values[16];

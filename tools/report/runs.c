@@ -10,6 +10,7 @@
 
 #include "command.h"
 #include "progress.h"
+#include "store-input.h"
 #include "stream.h"
 
 static void append_pointer(void *items_pointer, size_t *count, size_t *capacity,
@@ -57,7 +58,35 @@ int run_options_take(const struct command *command, struct run_options *options,
         options->labels = value;
         return 1;
     }
+    /* export's --release names what it writes; the others' a stored one.  */
+    bool reads_store = strcmp(command->name, "export") != 0;
+    if (command_option_value("--store", argc, argv, i, &value)) {
+        if (!value || !*value)
+            return command_usage_error(command, "option '--store' needs a URL"), -1;
+        options->store_url = value;
+        return 1;
+    }
+    if (reads_store && command_option_value("--release", argc, argv, i, &value)) {
+        if (!value || !*value)
+            return command_usage_error(command, "option '--release' needs a release"), -1;
+        options->store_release = value;
+        return 1;
+    }
     return 0;
+}
+
+int run_options_finish(const struct command *command, struct run_options *options)
+{
+    if (!options->store_url != !options->store_release)
+        return command_usage_error(command, "give --store URL and --release R together");
+    if (!options->store_url)
+        return EXIT_FINE;
+    struct diag d;
+    if (!store_input_add(options, options->store_url, options->store_release, &d)) {
+        fprintf(stderr, PROGRAM_NAME ": %s\n", d.message);
+        return EXIT_BAD_INPUT;
+    }
+    return EXIT_FINE;
 }
 
 int run_command_line(const struct command *command, int argc, char **argv,
@@ -88,6 +117,9 @@ int run_command_line(const struct command *command, int argc, char **argv,
     }
     if (options->labels && options->fail_if)
         return command_usage_error(command, "give --fail-if or --labels, not both");
+    int finished = run_options_finish(command, options);
+    if (finished != EXIT_FINE)
+        return finished;
     if (options->n_inputs == 0)
         return command_usage_error(command, "'%s' needs reports", command->name);
     if (output && !*output)
@@ -169,6 +201,10 @@ static bool expand_inputs(struct run_set *set, struct diag *d)
     for (size_t i = 0; i < set->options->n_inputs; i++) {
         const char *input = set->options->inputs[i];
         struct stat status;
+        if (store_input_is(input)) {
+            add_path(set, &capacity, xstrdup(input));
+            continue;
+        }
         if (stat(input, &status) != 0)
             return diag_fail(d, "%s: %s", input, strerror(errno));
         if (S_ISDIR(status.st_mode)) {

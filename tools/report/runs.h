@@ -24,6 +24,8 @@ struct run_options {
     size_t n_site_files, site_files_capacity;
     const char *fail_if;         /* --fail-if */
     const char *labels;          /* --labels */
+    const char *store_url;       /* --store (store-input.h) */
+    const char *store_release;   /* its --release */
 };
 
 /* Takes ARGV[*I] if it is an input or an option of run_options (--binary,
@@ -45,6 +47,10 @@ int run_command_line(const struct command *command, int argc, char **argv,
                      struct run_options *options, const char **output, const char *output_what,
                      int (*extra)(const struct command *command, int argc, char **argv, int *i));
 
+/* After the command line: the release of --store added to the inputs
+   (store-input.h), or a usage error's status; EXIT_FINE.  */
+int run_options_finish(const struct command *command, struct run_options *options);
+
 /* Options help shared by the commands.  */
 #define RUN_OPTIONS_HELP \
     "  INPUT            a report file, a directory of them (every file in it but\n" \
@@ -54,6 +60,10 @@ int run_command_line(const struct command *command, int argc, char **argv,
     "                   plugin, for its site tables (repeatable; without --binary\n" \
     "                   and --sites, the reports' own programs are read)\n" \
     "  --sites FILE     a site-table file (-fplugin-arg-sampler-site-table=FILE)\n"
+#define STORE_OPTIONS_HELP \
+    "  --store URL      the collector's store (postgresql://... or sqlite:FILE), with\n" \
+    "  --release R      its release R (PRODUCT/VERSION or its number): its runs, site\n" \
+    "                   tables and failure rule (docs/collect.md)\n"
 #define LABEL_OPTIONS_HELP \
     "  --fail-if=RULE   which runs failed: comma-separated conditions, any of which\n" \
     "                   makes a run fail: signal, signal=N, status=N, status=N-M\n" \
