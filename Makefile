@@ -367,9 +367,16 @@ $(COLLECT_UNIT_TEST): testsuite/collect/test-collect.c $(filter-out tools/collec
 	  -Itools/report -Iruntime -o $@ $< $(filter-out tools/collect/main.c,$(COLLECT_SRCS)) \
 	  runtime/release.c $(REPORT_OBJS) $(COLLECT_LIBS) $(GSL_LIBS) $(shell pkg-config --libs check)
 
-check-collect: all $(COLLECT_UNIT_TEST)
+# bench/collect/load.c's clients, for the fault tests (and bench/collect).
+COLLECT_LOAD := $(B)/bench/collect-load
+$(COLLECT_LOAD): bench/collect/load.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) -o $@ $< -lcurl -lz -pthread
+
+check-collect: all $(COLLECT_UNIT_TEST) $(COLLECT_LOAD)
 	$(COLLECT_UNIT_TEST)
 	testsuite/collect/run-collect-tests.sh $(abspath $(B))
+	testsuite/collect/real-release.sh $(abspath $(B))
 
 check-remote: all $(REMOTE_UNIT)
 	$(REMOTE_UNIT)

@@ -18,7 +18,9 @@
    50th, 90th and 99th percentiles of the latency of an acknowledged
    upload, and counts of each answer; --log FILE gets one line per report,
    "RUN-ID acknowledged|pending ATTEMPTS LAST-STATUS".  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <dirent.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -283,9 +285,10 @@ static void *client_thread(void *context)
     for (;;) {
         double next;
         struct pending *report = due(client, &next);
-        if (!report && sending()) {
-            if (load.count && atomic_fetch_add(&load.issued, 1) >= load.count + 4 * load.clients)
-                break;
+        /* Past COUNT and a margin, no new report: only the pending ones
+           are sent again (the collector may be down for a while).  */
+        if (!report && sending()
+            && !(load.count && atomic_fetch_add(&load.issued, 1) >= load.count + 4 * load.clients)) {
             if (client->n == client->capacity) {
                 client->capacity = client->capacity ? 2 * client->capacity : 256;
                 client->reports = realloc(client->reports,
@@ -297,7 +300,8 @@ static void *client_thread(void *context)
             report->template = turn++ % load.n_templates;
         }
         if (!report) {
-            if (!next || now() > load.sending_end + load.deadline)
+            double end = load.sending_end ? load.sending_end : now();
+            if (!next || now() > end + load.deadline)
                 break;
             usleep(100000);
             continue;

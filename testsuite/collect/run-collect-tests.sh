@@ -17,7 +17,8 @@
 # page of rank --format=html); every case of the bad-input table that is
 # cheap to run, each refused with its status, nothing stored, and a good
 # client served after it; quotas, a revoked key, a retired release; the
-# service stopped and started again.  zlib's release: real-release.sh.
+# service stopped and started again; the service killed and PostgreSQL
+# crashed under load (fault-tests.sh).  zlib's release: real-release.sh.
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -31,6 +32,7 @@ REPORT=$build/bin/sampler-report
 GCC=$build/bin/sampler-gcc
 SQL=$TOP/tools/sql/sampler-sql
 CLIENT="python3 $HERE/client.py"
+LOAD=$build/bench/collect-load
 KEY=collect-test-key-0123456789
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/sampler-collect-tests.XXXXXX") || exit 2
 # PostgreSQL runs as postgres when this runs as root: it must reach its directory.
@@ -73,12 +75,13 @@ start_service () {
 
 status_of () { curl -s "http://127.0.0.1:$port/v1/status" | sed -n "s/^$1 //p"; }
 
-# wait_folded N: until the service has folded N runs and eliminated since.
+# wait_folded N: until the service has folded N runs (since it started)
+# and an elimination has seen them.
 wait_folded () {
     for _ in $(seq 300); do
         folded=$(status_of folded-runs)
-        eliminations=$(status_of eliminations)
-        if [ "${folded:-0}" -ge "$1" ] && [ "${eliminations:-0}" -gt "${2:-0}" ]; then
+        eliminated=$(status_of eliminated-runs)
+        if [ "${folded:-0}" -ge "$1" ] && [ "${eliminated:-0}" -ge "$1" ]; then
             return 0
         fi
         sleep 0.1
@@ -176,9 +179,40 @@ query () {
 for engine in $engines; do
     service_tests "$engine"
 done
+. "$HERE/fault-tests.sh"
+for engine in $engines; do
+    fault_tests "$engine"
+done
 . "$HERE/migration-tests.sh"
 for engine in $engines; do
     migration_tests "$engine"
 done
+
+# ---------------------------------------------------------------------------
+# TLS with libmicrohttpd's GnuTLS: sampler-submit trusts the service's own
+# certificate; a plain HTTP client gets no answer.
+engine=sqlite
+url=$(new_store sqlite collect_tls)
+openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 \
+    -addext subjectAltName=IP:127.0.0.1 -keyout "$scratch/key.pem" -out "$scratch/cert.pem" \
+    >"$scratch/openssl.log" 2>&1 || setup_error "openssl cannot make a certificate"
+"$COLLECT" register-release --store "$url" --binary "$program" >/dev/null 2>&1
+if start_service "$url" --tls-cert "$scratch/cert.pem" --tls-key "$scratch/key.pem"; then
+    rm -rf "$store_dir/pending"
+    mkdir "$store_dir/pending"
+    cp "$scratch/pending/$(ls "$scratch/pending" | head -n 1)" "$store_dir/pending/"
+    HOME=$scratch/home "$SUBMIT" --force --collector "https://127.0.0.1:$port/" \
+        --ca-file "$scratch/cert.pem" >"$scratch/submit.out" 2>&1
+    sent=$?
+    plain=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/v1/status")
+    untrusted=$(curl -s -o /dev/null -w '%{http_code}' "https://127.0.0.1:$port/v1/status")
+    trusted=$(curl -s --cacert "$scratch/cert.pem" "https://127.0.0.1:$port/v1/status" |
+              sed -n 's/^stored //p')
+    check "TLS: sampler-submit sends over HTTPS ($trusted stored); plain HTTP and an untrusted certificate get no answer ($plain, $untrusted)" \
+        test "$sent:$(ls "$store_dir/pending" | wc -l):$trusted:$plain:$untrusted" = "0:0:1:000:000"
+    stop_service
+else
+    fail "TLS: the service starts with a certificate" "$scratch/service.log"
+fi
 
 finish

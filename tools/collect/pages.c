@@ -25,6 +25,7 @@ struct pages {
     pthread_cond_t wake;
     unsigned long eliminated_generation;   /* the folder's when it last ran */
     atomic_ulong eliminations;
+    atomic_ulong eliminated_runs;    /* folded when the last good elimination began */
 };
 
 static const char page_style[] =
@@ -207,14 +208,22 @@ static void value_cell(FILE *out, const char *kind, const char *pattern, const c
     fputs("</code>", out);
 }
 
+/* A table's rows as they are written, counted.  */
+struct table_out {
+    FILE *out;
+    unsigned long rows;
+};
+
 /* hot_values_combined: site_rank, file, line, function, observed,
    value_kind, hot_value, target, visits, share, flag.  */
 static bool value_row(void *context, unsigned n, const char *const *values, struct diag *d)
 {
     (void) d;
-    FILE *out = context;
+    struct table_out *table = context;
+    FILE *out = table->out;
     if (n != 11)
         return true;
+    table->rows++;
     fprintf(out, "<tr><td class=n>%s", values[0]);
     cell_text(out, values[1]);
     fprintf(out, ":%s", values[2]);
@@ -233,9 +242,11 @@ static bool value_row(void *context, unsigned n, const char *const *values, stru
 static bool path_row(void *context, unsigned n, const char *const *values, struct diag *d)
 {
     (void) d;
-    FILE *out = context;
+    struct table_out *table = context;
+    FILE *out = table->out;
     if (n != 8)
         return true;
+    table->rows++;
     fprintf(out, "<tr><td class=n>%s", values[0]);
     cell_text(out, values[1]);
     fprintf(out, ":%s", values[2]);
@@ -245,10 +256,20 @@ static bool path_row(void *context, unsigned n, const char *const *values, struc
     return true;
 }
 
+/* A table's closing, and a line in it when it had no row.  */
+static void end_table(FILE *out, const struct table_out *table, unsigned columns,
+                      const char *none)
+{
+    if (!table->rows)
+        fprintf(out, "<tr><td colspan=%u>%s</tr>\n", columns, none);
+    fputs("</table>\n", out);
+}
+
 static bool write_profiles(FILE *out, struct store *store, const struct release *release,
                            struct diag *d)
 {
     const char *params[1] = { release->id_text };
+    struct table_out values = { out, 0 }, paths = { out, 0 };
     fputs("<h2>Hot values</h2>\n<p>The 10 sites of values, sizes and indirect calls with the "
           "most visits, their 5 most frequent values (estimates over the runs analysed; "
           "<code>sampler-report values --store</code> has the rest).</p>\n<table class=values>"
@@ -257,16 +278,19 @@ static bool write_profiles(FILE *out, struct store *store, const struct release 
     bool ok = store_query(store, "SELECT site_rank, file, line, function, observed, value_kind, "
                           "hot_value, target, visits, share, flag FROM hot_values_combined "
                           "WHERE release = $1 AND site_rank <= 10 AND value_rank <= 5 "
-                          "ORDER BY site_rank, value_rank", 1, params, value_row, out, d);
-    fputs("</table>\n<h2>Hot paths</h2>\n<p>The 10 functions traversed most, their 5 hottest "
+                          "ORDER BY site_rank, value_rank", 1, params, value_row, &values, d);
+    end_table(out, &values, 8, "none: no values, sizes or indirect calls in the runs "
+              "analysed (the release sends none, or none was sampled)");
+    fputs("<h2>Hot paths</h2>\n<p>The 10 functions traversed most, their 5 hottest "
           "Ball-Larus paths (<code>sampler-report paths --store</code> spells them).</p>\n"
           "<table class=paths>\n<tr><th>function<th>where<th>name<th>path<th>traversals"
           "<th>95% interval</tr>\n", out);
     ok = ok && store_query(store, "SELECT function_rank, file, line, function, path, traversals, "
                            "traversals_low, traversals_high FROM paths_combined "
                            "WHERE release = $1 AND function_rank <= 10 AND path_rank <= 5 "
-                           "ORDER BY function_rank, path_rank", 1, params, path_row, out, d);
-    fputs("</table>\n", out);
+                           "ORDER BY function_rank, path_rank", 1, params, path_row, &paths, d);
+    end_table(out, &paths, 6, "none: no paths in the runs analysed (the release sends none, "
+              "or none was sampled)");
     return ok;
 }
 
@@ -362,13 +386,14 @@ static enum MHD_Result status_page(struct service *service, struct MHD_Connectio
     int n = snprintf(text, sizeof text,
                      "store %s\nstored %lu\nduplicates %lu\nrefused %lu\nbatches %lu\n"
                      "failed-batches %lu\nfolds %lu\nfolded-runs %lu\nfailed-folds %lu\n"
-                     "eliminations %lu\nmemory-in-use %zu\n",
+                     "eliminations %lu\neliminated-runs %lu\nmemory-in-use %zu\n",
                      atomic_load(&w->store_up) ? "up" : "down", atomic_load(&w->stored),
                      atomic_load(&w->duplicates), atomic_load(&w->refused),
                      atomic_load(&w->batches), atomic_load(&w->failed_batches),
                      atomic_load(&f->folds), atomic_load(&f->folded_runs),
                      atomic_load(&f->failures),
                      service->pages ? atomic_load(&service->pages->eliminations) : 0,
+                     service->pages ? atomic_load(&service->pages->eliminated_runs) : 0,
                      atomic_load(&service->budget.used));
     return http_send(connection, 200, "text/plain; charset=utf-8", text, (size_t) n, 0);
 }
@@ -436,13 +461,16 @@ static void *eliminator_thread(void *context)
     while (!pages->stopping) {
         unsigned long generation = atomic_load(&service->folder.generation);
         if (generation != pages->eliminated_generation) {
+            /* Counted after their fold committed: the elimination sees them.  */
+            unsigned long folded = atomic_load(&service->folder.folded_runs);
             pthread_mutex_unlock(&pages->lock);
             struct diag d;
             bool ok = (!store_lost(pages->store) || store_reconnect(pages->store, &d))
                       && eliminate(pages->store, &d);
-            if (ok)
+            if (ok) {
+                atomic_store(&pages->eliminated_runs, folded);
                 atomic_fetch_add(&pages->eliminations, 1);
-            else
+            } else
                 fprintf(stderr, "sampler-collect: the pages' elimination failed (tried again): "
                         "%s\n", d.message);
             pthread_mutex_lock(&pages->lock);
