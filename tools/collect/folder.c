@@ -228,7 +228,9 @@ static void *folder_thread(void *context)
         pthread_mutex_unlock(&folder->lock);
         struct diag d;
         bool more;
+        pthread_mutex_lock(folder->analysis_lock);
         bool ok = fold(folder, &more, &d);
+        pthread_mutex_unlock(folder->analysis_lock);
         pthread_mutex_lock(&folder->lock);
         if (ok) {
             atomic_fetch_add(&folder->folds, 1);
@@ -258,9 +260,11 @@ static void *folder_thread(void *context)
 }
 
 bool folder_start(struct folder *folder, const char *url, struct registry *registry,
-                  unsigned interval_ms, unsigned batch_max, size_t report_max, struct diag *d)
+                  unsigned interval_ms, unsigned batch_max, size_t report_max,
+                  pthread_mutex_t *analysis_lock, struct diag *d)
 {
     memset(folder, 0, sizeof *folder);
+    folder->analysis_lock = analysis_lock;
     folder->url = xstrdup(url);
     folder->registry = registry;
     folder->interval_ms = interval_ms;

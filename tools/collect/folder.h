@@ -46,10 +46,16 @@ struct folder {
     unsigned interval_ms;
     atomic_ulong folds, failures, folded_runs;
     atomic_ulong generation;     /* folds done: the pages' cache is of one */
+    /* Held while a fold runs, and by the eliminator while it eliminates:
+       its steps read run_folds and observations, which a fold landing
+       between two of them would change under it (PostgreSQL's statements
+       each see what is committed when they start).  The service's.  */
+    pthread_mutex_t *analysis_lock;
 };
 
 bool folder_start(struct folder *folder, const char *url, struct registry *registry,
-                  unsigned interval_ms, unsigned batch_max, size_t report_max, struct diag *d);
+                  unsigned interval_ms, unsigned batch_max, size_t report_max,
+                  pthread_mutex_t *analysis_lock, struct diag *d);
 
 /* Runs were stored: a fold is due.  */
 void folder_wake(struct folder *folder);

@@ -449,6 +449,10 @@ static bool eliminate(struct store *store, struct diag *d)
         if (ok && active > 0)
             ok = store_exec(store, sql_rank_step, d);
     }
+    /* A failed step leaves its transaction open (and on PostgreSQL aborted):
+       the next try starts afresh.  */
+    if (!ok)
+        store_rollback(store);
     return ok;
 }
 
@@ -465,8 +469,10 @@ static void *eliminator_thread(void *context)
             unsigned long folded = atomic_load(&service->folder.folded_runs);
             pthread_mutex_unlock(&pages->lock);
             struct diag d;
+            pthread_mutex_lock(&service->analysis_lock);
             bool ok = (!store_lost(pages->store) || store_reconnect(pages->store, &d))
                       && eliminate(pages->store, &d);
+            pthread_mutex_unlock(&service->analysis_lock);
             if (ok) {
                 atomic_store(&pages->eliminated_runs, folded);
                 atomic_fetch_add(&pages->eliminations, 1);

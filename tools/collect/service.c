@@ -276,6 +276,7 @@ int service_run(const struct service_options *options)
     service->options = *options;
     registry_init(&service->registry);
     pthread_mutex_init(&service->reader_lock, NULL);
+    pthread_mutex_init(&service->analysis_lock, NULL);
     quota_table_init(&service->key_quotas);
     quota_table_init(&service->address_quotas);
     service->budget.limit = options->memory_limit;
@@ -297,7 +298,7 @@ int service_run(const struct service_options *options)
     bool ok = open_store(service, &d)
               && folder_start(&service->folder, options->store_url, &service->registry,
                               options->fold_interval, options->fold_batch, options->report_max,
-                              &d)
+                              &service->analysis_lock, &d)
               && writer_start(&service->writer, options->store_url, options->batch_max,
                               options->queue_max, &service->folder, &d)
               && pages_start(service, &d)
@@ -331,6 +332,7 @@ int service_run(const struct service_options *options)
     quota_table_free(&service->key_quotas);
     quota_table_free(&service->address_quotas);
     pthread_mutex_destroy(&service->reader_lock);
+    pthread_mutex_destroy(&service->analysis_lock);
     free(service);
     return status;
 }

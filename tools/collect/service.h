@@ -52,6 +52,7 @@ struct service {
     /* The connection of the pages and of the reloads of releases.  */
     struct store *reader;
     pthread_mutex_t reader_lock;
+    pthread_mutex_t analysis_lock;   /* folder.h says why */
     struct quota_table key_quotas, address_quotas;
     struct memory_budget budget;
     struct upload_limits limits;
