@@ -2,7 +2,7 @@
 # load.sh: sampler-collect under load and faults, on loopback, bounded in
 # count and time (bench/HISTORY.md has the figures; not a test).
 #
-# Usage: bench/collect/load.sh BUILD_DIR [SECONDS] [CLIENTS]
+# Usage: bench/collect/load.sh BUILD_DIR [SECONDS] [CLIENTS] [SCENARIO...]
 #
 # ccrypt's Debian source is built as a release at sparsity 10 with
 # branches, returns and scalar-pairs (the reports of ccrypt-sized runs,
@@ -15,7 +15,12 @@
 #   kill-9      the same, the collector killed with SIGKILL a third of
 #               the way in and started again a second later;
 #   pg-restart  the same, PostgreSQL stopped in immediate mode (a crash:
-#               no shutdown checkpoint) and started again.
+#               no shutdown checkpoint) and started again;
+#   disk-full   (SQLite, as root) the store on a tmpfs of 6 MB that the
+#               load fills, made 256 MB (one command: mount -o remount)
+#               two thirds of the way in.
+# The SCENARIOs given (default: all) run, each on both stores where it
+# applies.
 # After every run: each report acknowledged is stored, none twice, none
 # is left pending on its client (the clients resend until acknowledged),
 # and the store has no report no client sent.  One line per run:
@@ -29,6 +34,9 @@ TOP=$(cd "$HERE/../.." && pwd)
 build=$(cd "${1:?usage: load.sh BUILD_DIR [SECONDS] [CLIENTS]}" && pwd) || exit 2
 seconds=${2:-20}
 clients=${3:-50}
+shift $(($# < 3 ? $# : 3))
+scenarios=${*:-load kill-9 pg-restart disk-full}
+wanted () { [[ " $scenarios " == *" $1 "* ]]; }
 GCC=$build/bin/sampler-gcc
 COLLECT=$build/bin/sampler-collect
 KEY=bench-collect-key-0123456789
@@ -44,6 +52,7 @@ stop_service () {
 cleanup () {
     stop_service
     pg_server_stop
+    ! mountpoint -q "$scratch/full" || umount "$scratch/full"
     [ -n "${KEEP_SCRATCH-}" ] && echo "scratch kept in $scratch" || rm -rf "$scratch"
 }
 trap cleanup EXIT
@@ -122,6 +131,9 @@ run () {
             pg_as_server "$pg_bin/pg_ctl" -D "$pg_dir" -l "$pg_dir/server.log" -w -t 120 \
                 -o "-p $pg_port -c listen_addresses=127.0.0.1 -k $pg_dir" start >/dev/null 2>&1 ||
                 die "PostgreSQL does not start again" ;;
+        disk-full)
+            sleep $((seconds / 3))
+            mount -o remount,size=256m "$scratch/full" || die "cannot enlarge the tmpfs" ;;
     esac
     wait "$load_pid"
     stop_service
@@ -147,10 +159,19 @@ mkdir "$scratch/pg"
 pg_server_start "$scratch/pg" || die "PostgreSQL does not start: $(tail -n 5 "$scratch/pg/server.log")"
 n=0
 for scenario in load kill-9 pg-restart; do
+    wanted "$scenario" || continue
     n=$((n + 1))
     psql -X -q -d "$pg_url/postgres" -c "CREATE DATABASE bench$n" >/dev/null || die "createdb"
     run postgresql "$scenario" "$pg_url/bench$n"
 done
 for scenario in load kill-9; do
-    run sqlite "$scenario" "sqlite:$scratch/$scenario.db"
+    wanted "$scenario" && run sqlite "$scenario" "sqlite:$scratch/$scenario.db"
 done
+if wanted disk-full; then
+    mkdir "$scratch/full"
+    if mount -t tmpfs -o size=6m sampler-bench "$scratch/full" 2>/dev/null; then
+        run sqlite disk-full "sqlite:$scratch/full/store.db"
+    else
+        echo "sqlite disk-full: not run (mounting a tmpfs needs root)"
+    fi
+fi
