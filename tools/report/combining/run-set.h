@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "combining/run-adder.h"
 #include "combining/unit-totals.h"
 #include "input/labels.h"
 #include "input/report-reader.h"
@@ -29,17 +30,11 @@ struct run_options {
     size_t n_binaries;
     const char *fail_if;         /* --fail-if */
     const char *labels;          /* --labels */
+    const char *store_url;       /* --store (input/store-input.h) */
+    const char *store_release;   /* its --release */
 };
 
 void run_options_free(struct run_options *options);
-
-/* One unit of a run, its occurrences added up.  */
-struct run_unit {
-    size_t catalog_index;              /* its table's position in the catalog */
-    const struct unit_totals *totals;
-    const unsigned *sites;             /* the sites with a line in the report, ascending */
-    size_t n_sites;
-};
 
 /* One run, its units added up.  */
 struct run_view {
@@ -64,11 +59,7 @@ struct run_set {
     unsigned long n_failing;
     unsigned long n_on_demand;        /* reports without an exit record, left out */
     const char *progress_label;       /* what the progress line says is being read */
-    /* Per catalog unit, reused from run to run.  */
-    struct unit_totals *totals;
-    unsigned **touched;               /* sites with a line in the current run */
-    size_t *n_touched;
-    size_t *touched_capacity;
+    struct run_adder adder;           /* each run's units added up */
     size_t n_skipped_entries;         /* directory entries that are not reports */
     /* The reports' programs whose site tables were read, when no --binary
        or --sites was given.  */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input/store-input.h"
 #include "support/util.h"
 
 int command_usage_error(const struct command *command, const char *format, ...)
@@ -173,6 +174,13 @@ static int take_shared_option(struct invocation *invocation, int argc, char **ar
             || (taken = take_valued(command, "--labels", "a file", argc, argv, i,
                                     &inputs->labels)) != 0))
         return taken;
+    /* export's own --release names the release it writes.  */
+    if (command->reads_store
+        && ((taken = take_valued(command, "--store", "a URL", argc, argv, i,
+                                 &inputs->store_url)) != 0
+            || (taken = take_valued(command, "--release", "a release", argc, argv, i,
+                                    &inputs->store_release)) != 0))
+        return taken;
     if (command->formats && (taken = take_format(invocation, argc, argv, i)) != 0)
         return taken;
     if (command->source_dirs
@@ -196,9 +204,11 @@ static int check_command_line(const struct invocation *invocation)
     const struct run_options *inputs = &invocation->inputs;
     if (inputs->labels && inputs->fail_if)
         return command_usage_error(command, "give --fail-if or --labels, not both");
+    if (!inputs->store_url != !inputs->store_release)
+        return command_usage_error(command, "give --store URL and --release R together");
     if (inputs->n_inputs == 0 && command->inputs == INPUTS_ONE_REPORT)
         return command_usage_error(command, "'%s' needs a report file", command->name);
-    if (inputs->n_inputs == 0)
+    if (inputs->n_inputs == 0 && !inputs->store_url)
         return command_usage_error(command, "'%s' needs reports", command->name);
     if (command->output_what && !invocation->output)
         return command_usage_error(command, "'%s' needs --output %s", command->name,
@@ -245,16 +255,37 @@ static int read_command_line(struct invocation *invocation, int argc, char **arg
     return check_command_line(invocation);
 }
 
+/* --store URL --release R: the release as one more input, its tables as
+   a --sites file and, for a command that labels its runs, its failure
+   rule unless --fail-if or --labels is given.  */
+static bool add_store_input(struct invocation *invocation, struct diag *d)
+{
+    struct run_options *inputs = &invocation->inputs;
+    struct store_release_input added;
+    if (!store_input_add(inputs->store_url, inputs->store_release, &added, d))
+        return false;
+    append_pointer(&inputs->inputs, &inputs->n_inputs, &inputs->inputs_capacity, added.name);
+    add_table_file(inputs, added.sites_path, false);
+    if (invocation->command->labels && !inputs->fail_if && !inputs->labels)
+        inputs->fail_if = added.fail_if;
+    return true;
+}
+
 /* Opens the runs the command reads, runs it, and says what went wrong.  */
 static int run_invocation(struct invocation *invocation)
 {
     const struct command *command = invocation->command;
     struct run_set runs;
+    bool runs_opened = false;       /* run_set_open called: run_set_close too */
     struct diag d;
     d.message[0] = '\0';
     int status = EXIT_FINE;
     if (command->inputs == INPUTS_RUNS) {
-        if (run_set_open(&runs, &invocation->inputs, command->labels, &d)) {
+        /* The store's release joins the inputs once the command line is
+           known to be right.  */
+        struct run_options *inputs = &invocation->inputs;
+        runs_opened = !inputs->store_url || add_store_input(invocation, &d);
+        if (runs_opened && run_set_open(&runs, inputs, command->labels, &d)) {
             if (command->progress)
                 runs.progress_label = command->progress;
             invocation->runs = &runs;
@@ -273,7 +304,7 @@ static int run_invocation(struct invocation *invocation)
     }
     if (d.message[0])
         fprintf(stderr, PROGRAM_NAME ": %s\n", d.message);
-    if (command->inputs == INPUTS_RUNS)
+    if (runs_opened)
         run_set_close(&runs);
     invocation->runs = NULL;
     return status;

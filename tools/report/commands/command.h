@@ -4,7 +4,7 @@
    its own, and the function that does its work.  The runner (command.c)
    reads the command line, the options every command shares first (inputs,
    --binary, --sites, --fail-if, --labels, --output, --format,
-   --source-dir, --help) and the command's own after; checks the rules
+   --source-dir, --store and --release, --help) and the command's own after; checks the rules
    between them; opens the runs the command reads (combining/run-set.h);
    runs it; and turns the outcome into messages and the exit status:
 
@@ -44,7 +44,7 @@ struct command;
 struct invocation {
     const struct command *command;
     struct run_options inputs;      /* INPUT... or REPORT, --binary, --sites, --fail-if,
-                                       --labels */
+                                       --labels, --store, --release */
     enum output_format format;      /* --format; FORMAT_TEXT when not given */
     const char *output;             /* --output (-o) */
     struct source_dirs source_dirs; /* --source-dir */
@@ -70,6 +70,9 @@ struct command {
     const char *output_what;       /* --output (-o) takes this ("FILE"), and must be
                                       given; NULL: no --output */
     bool source_dirs;              /* --source-dir */
+    bool reads_store;              /* --store URL --release R: a release of the
+                                      collector's store as an input
+                                      (input/store-input.h) */
     const char *progress;          /* what its progress line says it is doing to the
                                       runs; NULL: "reading runs" */
 
@@ -141,6 +144,10 @@ int command_real_option(const struct invocation *invocation, const char *name,
     "                   plugin, for its site tables (repeatable; without --binary\n" \
     "                   and --sites, the reports' own programs are read)\n" \
     "  --sites FILE     a site-table file (-fplugin-arg-sampler-site-table=FILE)\n"
+#define STORE_OPTIONS_HELP \
+    "  --store URL      the collector's store (postgresql://... or sqlite:FILE), with\n" \
+    "  --release R      its release R (PRODUCT/VERSION or its number): its runs, site\n" \
+    "                   tables and failure rule (docs/collect.md)\n"
 #define LABEL_OPTIONS_HELP \
     "  --fail-if=RULE   which runs failed: comma-separated conditions, any of which\n" \
     "                   makes a run fail: signal, signal=N, status=N, status=N-M\n" \

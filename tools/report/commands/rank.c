@@ -106,7 +106,8 @@ static int run_rank(const struct invocation *invocation, struct diag *d)
 
 const struct command rank_command = {
     .name = "rank",
-    .synopsis = "INPUT... [--binary FILE]... [--sites FILE]... [--fail-if=RULE | --labels FILE] "
+    .synopsis = "(INPUT... | --store URL --release R) [--binary FILE]... [--sites FILE]... "
+                "[--fail-if=RULE | --labels FILE] "
                 "[--confidence=PERCENT] [--min-failing=K] [--interval=wilson|normal] [--top=N] "
                 "[--format=text|csv|jsonl|html] [--source-dir DIR]...",
     .summary = "Rank the predicates that predict failure over many runs (Cooperative Bug\n"
@@ -116,6 +117,7 @@ const struct command rank_command = {
                "or non-zero exit status is a failure; for crashes, give --fail-if=signal.",
     .options_help =
         RUN_OPTIONS_HELP
+        STORE_OPTIONS_HELP
         LABEL_OPTIONS_HELP
         "  --confidence=P   confidence level of Increase's lower bound, in percent\n"
         "                   (default 95); predicates whose bound is not above 0 are\n"
@@ -133,6 +135,7 @@ const struct command rank_command = {
         "  --source-dir DIR where the html page looks for source files, besides the\n"
         "                   current directory (repeatable)\n",
     .inputs = INPUTS_RUNS,
+    .reads_store = true,
     .labels = true,
     .formats = FORMAT_SET_ALL,
     .formats_expected = "expected text, csv, jsonl or html",

@@ -551,7 +551,8 @@ static void init_paths_options(void *options)
 
 const struct command paths_command = {
     .name = "paths",
-    .synopsis = "INPUT... [--binary FILE]... [--sites FILE]... [--function=F] [--top=N] "
+    .synopsis = "(INPUT... | --store URL --release R) [--binary FILE]... [--sites FILE]... "
+                "[--function=F] [--top=N] "
                 "[--format=text|csv|jsonl|html] [--source-dir DIR]... "
                 "[--write-interesting FILE [--hot=N]]",
     .summary = "Show each function's hot paths (the paths scheme) combined over every run,\n"
@@ -562,6 +563,7 @@ const struct command paths_command = {
                "the directions of its branches and the line where it leaves its region.",
     .options_help =
         RUN_OPTIONS_HELP
+        STORE_OPTIONS_HELP
         "  --function=F     only function F\n"
         "  --top=N          paths shown per function, 1 to 1000000 (10)\n"
         "  --format=F       text (default), csv (one row per function and path),\n"
@@ -573,6 +575,7 @@ const struct command paths_command = {
         "                   paths-interesting=FILE (docs/paths.md)\n"
         "  --hot=N          with --write-interesting: each function's N hottest (all)\n",
     .inputs = INPUTS_RUNS,
+    .reads_store = true,
     .formats = FORMAT_SET_ALL,
     .formats_expected = "text, csv, jsonl or html",
     .source_dirs = true,

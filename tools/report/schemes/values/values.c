@@ -408,7 +408,8 @@ static void init_values_options(void *options)
 
 const struct command values_command = {
     .name = "values",
-    .synopsis = "INPUT... [--binary FILE]... [--sites FILE]... [--min-share=P] [--top=N] "
+    .synopsis = "(INPUT... | --store URL --release R) [--binary FILE]... [--sites FILE]... "
+                "[--min-share=P] [--top=N] "
                 "[--format=text|csv|jsonl|html]",
     .summary = "Show the values sites' hot-lists combined over every run, hottest sites first:\n"
                "each site's top values with their estimated visits and shares and 95%\n"
@@ -417,12 +418,14 @@ const struct command values_command = {
                "semi-invariant (the top share's lower bound at least P).",
     .options_help =
         RUN_OPTIONS_HELP
+        STORE_OPTIONS_HELP
         "  --min-share=P    the share, above 0 and at most 1, whose lower bound makes a\n"
         "                   site semi-invariant (0.9)\n"
         "  --top=N          values shown per site, 1 to 1024 (5)\n"
         "  --format=F       text (default), csv (one row per site and value), jsonl\n"
         "                   (one object per site) or html (one page, a bar per value)\n",
     .inputs = INPUTS_RUNS,
+    .reads_store = true,
     .formats = FORMAT_SET_ALL,
     .formats_expected = "text, csv, jsonl or html",
     .progress = "reading",
