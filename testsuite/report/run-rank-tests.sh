@@ -358,7 +358,7 @@ expect_error () {
     fi
 }
 R="$scratch/hand/runs"
-rank_usage="usage: sampler-report rank INPUT... [--binary FILE]... [--sites FILE]... [--fail-if=RULE | --labels FILE] [--confidence=PERCENT] [--min-failing=K] [--interval=wilson|normal] [--top=N] [--format=text|csv|jsonl|html] [--source-dir DIR]..."
+rank_usage="usage: sampler-report rank (INPUT... | --store URL --release R) [--binary FILE]... [--sites FILE]... [--fail-if=RULE | --labels FILE] [--confidence=PERCENT] [--min-failing=K] [--interval=wilson|normal] [--top=N] [--format=text|csv|jsonl|html] [--source-dir DIR]..."
 head -n 99 "$scratch/labels" >"$scratch/labels-short"
 expect_error "label file: a run without a label" 2 \
     "sampler-report: $R/run-99.report: no label for this run in $scratch/labels-short" \
@@ -521,7 +521,7 @@ expect_error "merge: no output" 2 "sampler-report: 'merge' needs --output FILE
 $merge_usage" merge $hand
 expect_error "merge: labels" 2 "sampler-report: 'merge' keeps every run's exit; give --fail-if or --labels to 'rank' or 'export'
 $merge_usage" merge $hand -o "$A" --fail-if=signal
-values_usage="usage: sampler-report values INPUT... [--binary FILE]... [--sites FILE]... [--min-share=P] [--top=N] [--format=text|csv|jsonl|html]"
+values_usage="usage: sampler-report values (INPUT... | --store URL --release R) [--binary FILE]... [--sites FILE]... [--min-share=P] [--top=N] [--format=text|csv|jsonl|html]"
 # values writes to standard output only: --output is refused (it once
 # crashed the tool), and so are the labels it would not use.
 expect_error "values: no --output" 2 "sampler-report: unknown option '--output=$A' for 'values'
