@@ -10,9 +10,17 @@ CXX        ?= g++
 ifeq ($(CC),cc)
 CC := gcc
 endif
+# Another GCC (docs/gcc-versions.md): GCC=gcc-14 is CC=gcc-14 CXX=g++-14.
+ifneq ($(GCC),)
+CC  := $(GCC)
+CXX := $(subst gcc,g++,$(GCC))
+endif
 
-B          := build
+B          ?= build
 PLUGIN_INC := $(shell $(CC) -print-file-name=plugin)/include
+# The plugin is built for the GCC whose headers it includes, and goes where
+# sampler-gcc looks for that GCC's: lib/sampler/gcc-MAJOR/sampler.so.
+GCC_MAJOR  := $(shell sed -n 's/^\#define BUILDING_GCC_MAJOR //p' $(PLUGIN_INC)/bversion.h 2>/dev/null)
 
 CFLAGS_COMMON := -std=c11 -O2 -g -Wall -Wextra -D_GNU_SOURCE
 # The runtime must not be instrumented by itself, whatever CFLAGS say.
@@ -27,13 +35,13 @@ RUNTIME_HDRS := $(wildcard runtime/*.h) runtime/schemes.def include/sampler.h
 RUNTIME_OBJS := $(RUNTIME_SRCS:runtime/%.c=$(B)/obj/runtime/%.o)
 PLUGIN_SRCS  := $(wildcard plugin/*.cc plugin/schemes/*.cc)
 PLUGIN_HDRS  := $(wildcard plugin/*.h)
-PLUGIN_OBJS  := $(PLUGIN_SRCS:plugin/%.cc=$(B)/obj/plugin/%.o)
+PLUGIN_OBJS  := $(PLUGIN_SRCS:plugin/%.cc=$(B)/obj/plugin-gcc-$(GCC_MAJOR)/%.o)
 
 REPORT_SRCS := $(wildcard tools/report/*.c tools/report/schemes/*.c)
 REPORT_HDRS := $(wildcard tools/report/*.h tools/report/schemes/*.h)
 REPORT_TOOL := $(B)/bin/sampler-report
 
-PLUGIN     := $(B)/lib/sampler/sampler.so
+PLUGIN     := $(B)/lib/sampler/gcc-$(GCC_MAJOR)/sampler.so
 LIBA       := $(B)/lib/libsampler.a
 LIBSO      := $(B)/lib/libsampler.so.0
 WRAPPER    := $(B)/bin/sampler-gcc
@@ -50,15 +58,35 @@ PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 REAL_DEPS := $(shell testsuite/real/run-real.sh --deps)
 DEPS := gcc g++ make gcc-12-plugin-dev libgsl-dev check pkg-config valgrind python3 \
         gcc-12-source dpkg-dev sqlite3 csmith libcsmith-dev clang libclang-rt-14-dev \
-        libc6-dbg $(REAL_DEPS)
+        libc6-dbg debootstrap $(REAL_DEPS)
 # What `make bench` needs to build its programs: jq's autoreconf, the
 # sqlite3 amalgamation (tclsh), bc (flex's libl).
 BENCH_DEPS := autoconf automake libtool tcl libfl-dev
-all: $(PLUGIN) $(LIBA) $(LIBSO) $(WRAPPER) $(HEADER) $(PCFILE) $(REPORT_TOOL)
 
-$(B)/obj/plugin/%.o: plugin/%.cc $(PLUGIN_HDRS) runtime/sampler-abi.h runtime/schemes.def
+# The test suites call gcc, g++ and cc by name: built with another GCC
+# (GCC=gcc-14), they find that one's first on PATH under those names.
+ifneq ($(CC),gcc)
+TOOLCHAIN := $(abspath $(B))/toolchain-gcc-$(GCC_MAJOR)
+export PATH := $(TOOLCHAIN):$(PATH)
+endif
+
+all: $(PLUGIN) $(LIBA) $(LIBSO) $(WRAPPER) $(HEADER) $(PCFILE) $(REPORT_TOOL) $(TOOLCHAIN)
+
+ifneq ($(TOOLCHAIN),)
+$(TOOLCHAIN):
+	@mkdir -p $@.new
+	for name in gcc cc; do ln -sf "$$(command -v $(CC))" $@.new/$$name; done
+	for name in g++ c++; do ln -sf "$$(command -v $(CXX))" $@.new/$$name; done
+	rm -rf $@ && mv $@.new $@
+endif
+
+$(B)/obj/plugin-gcc-$(GCC_MAJOR)/%.o: plugin/%.cc $(PLUGIN_HDRS) runtime/sampler-abi.h runtime/schemes.def | plugin-headers
 	@mkdir -p $(@D)
 	$(CXX) $(PLUGIN_CXXFLAGS) -c $< -o $@
+
+.PHONY: plugin-headers
+plugin-headers:
+	@test -n "$(GCC_MAJOR)" || { echo "no GCC plugin headers for $(CC) at $(PLUGIN_INC): install gcc-N-plugin-dev for $(CC)'s version N" >&2; exit 1; }
 
 $(PLUGIN): $(PLUGIN_OBJS)
 	@mkdir -p $(@D)
@@ -89,10 +117,11 @@ $(HEADER): include/sampler.h
 	@mkdir -p $(@D)
 	cp $< $@
 
-# The pkg-config file is relocatable: prefix is where it is installed.
+# The pkg-config file is relocatable: prefix is where it is installed.  Its
+# plugin is the one built for this GCC.
 $(PCFILE): tools/sampler.pc.in
 	@mkdir -p $(@D)
-	cp $< $@
+	sed 's/@GCC_MAJOR@/$(GCC_MAJOR)/' $< > $@
 
 deps:
 	apt-get update
