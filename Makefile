@@ -33,7 +33,7 @@ GSL_LIBS   := -lgsl -lgslcblas -lm
 RUNTIME_SRCS := $(wildcard runtime/*.c runtime/schemes/*.c)
 RUNTIME_HDRS := $(wildcard runtime/*.h) runtime/schemes.def include/sampler.h
 RUNTIME_OBJS := $(RUNTIME_SRCS:runtime/%.c=$(B)/obj/runtime/%.o)
-PLUGIN_SRCS  := $(wildcard plugin/*.cc plugin/schemes/*.cc)
+PLUGIN_SRCS  := $(filter-out plugin/loader.cc,$(wildcard plugin/*.cc plugin/schemes/*.cc))
 PLUGIN_HDRS  := $(wildcard plugin/*.h)
 PLUGIN_OBJS  := $(PLUGIN_SRCS:plugin/%.cc=$(B)/obj/plugin-gcc-$(GCC_MAJOR)/%.o)
 
@@ -41,7 +41,10 @@ REPORT_SRCS := $(wildcard tools/report/*.c tools/report/schemes/*.c)
 REPORT_HDRS := $(wildcard tools/report/*.h tools/report/schemes/*.h)
 REPORT_TOOL := $(B)/bin/sampler-report
 
+# sampler.so checks that the GCC loading it is the one it was built for,
+# then loads sampler-main.so, the plugin proper (plugin/loader.cc).
 PLUGIN     := $(B)/lib/sampler/gcc-$(GCC_MAJOR)/sampler.so
+PLUGIN_MAIN := $(B)/lib/sampler/gcc-$(GCC_MAJOR)/sampler-main.so
 LIBA       := $(B)/lib/libsampler.a
 LIBSO      := $(B)/lib/libsampler.so.0
 WRAPPER    := $(B)/bin/sampler-gcc
@@ -88,9 +91,14 @@ $(B)/obj/plugin-gcc-$(GCC_MAJOR)/%.o: plugin/%.cc $(PLUGIN_HDRS) runtime/sampler
 plugin-headers:
 	@test -n "$(GCC_MAJOR)" || { echo "no GCC plugin headers for $(CC) at $(PLUGIN_INC): install gcc-N-plugin-dev for $(CC)'s version N" >&2; exit 1; }
 
-$(PLUGIN): $(PLUGIN_OBJS)
+$(PLUGIN_MAIN): $(PLUGIN_OBJS)
 	@mkdir -p $(@D)
 	$(CXX) -shared -o $@ $^
+
+# Linked without libstdc++, which it does not use, so that an older GCC's
+# libstdc++ does not stop it loading before it can say what is wrong.
+$(PLUGIN): $(B)/obj/plugin-gcc-$(GCC_MAJOR)/loader.o | $(PLUGIN_MAIN)
+	$(CC) -shared -o $@ $^
 
 $(B)/obj/runtime/%.o: runtime/%.c $(RUNTIME_HDRS)
 	@mkdir -p $(@D)
