@@ -84,7 +84,9 @@ done
 
 # What the suites need inside a chroot, besides each version's compilers
 # and plugin headers.
-common_packages="make libgsl-dev check pkg-config python3 csmith libcsmith-dev file xz-utils"
+# (libc6-dbg: the symbols that name the libc functions an IFUNC chose, for
+# the values suite's indirect calls.)
+common_packages="make libgsl-dev check pkg-config python3 csmith libcsmith-dev file xz-utils libc6-dbg"
 
 # in_place VERSION COMMAND: COMMAND (a shell command line) in the repository,
 # on this machine or in VERSION's chroot.
@@ -116,10 +118,11 @@ count () {
   } | awk '{ p += $1; f += $2; n++ } END { if (n) print p, f }'
 }
 
-# cross_load VERSION B: each other version's plugin (built before this one
-# in the same run) must be refused by gcc-VERSION with a message that names
-# both GCC versions, given to gcc directly and through sampler-gcc.  Prints
-# PASS/FAIL lines and "N passed, N failed".
+# cross_load VERSION B: the plugin of each other version of this run must
+# be refused by gcc-VERSION with a message that names both GCC versions,
+# given to gcc directly; and sampler-gcc, run with another GCC found here,
+# must refuse it for want of its plugin.  Prints PASS/FAIL lines and
+# "N passed, N failed".
 cross_load () {
   local v=$1 b=$2 script
   script='
@@ -152,7 +155,7 @@ cross_load () {
       fi
     done
     echo "$pass passed, $fail failed"'
-  in_place "$v" "sh -c '$script' sh $v $b $versions"
+  in_place "$v" "sh -c '$script' sh $v $b $built"
 }
 
 # run_suite VERSION B SUITE: the suite's command line.
@@ -193,43 +196,56 @@ for suite in trixie forky; do
   echo "chroot $suite: ready ($(( $(now) - start )) s)"
 done
 
+# Every version is built before any is tested, so that each one's cross
+# test finds the others' plugins of this run.
+declare -A build_time
+built=
+for v in $versions; do
+  b=build/gcc-versions/gcc-$v
+  mkdir -p "$repo/$b/logs"
+  start=$(now)
+  if in_place "$v" "nice make -j2 GCC=gcc-$v B=$b all" > "$repo/$b/logs/build.log" 2>&1; then
+    build_time[$v]=$(( $(now) - start ))
+    built="$built $v"
+    echo "gcc-$v build: ok (${build_time[$v]} s)"
+  else
+    tail -20 "$repo/$b/logs/build.log"
+    echo "gcc-$v build: FAILED; see $repo/$b/logs/build.log"
+  fi
+done
+
 total_pass=0 total_fail=0
 for v in $versions; do
   b=build/gcc-versions/gcc-$v
   logs=$repo/$b/logs
-  mkdir -p "$logs"
-  pass=0 fail=0
-  start=$(now)
-  if in_place "$v" "nice make -j2 GCC=gcc-$v B=$b all" > "$logs/build.log" 2>&1; then
-    build_time=$(( $(now) - start ))
-    echo "gcc-$v build: ok ($build_time s)"
-    tests_start=$(now)
-    for s in $suites; do
-      start=$(now)
-      if [ $s = cross ]; then
-        cross_load "$v" "$b" > "$logs/$s.log" 2>&1
-      else
-        in_place "$v" "$(suite_command "$v" "$b" $s)" > "$logs/$s.log" 2>&1
-      fi
-      status=$?
-      read -r p f <<< "$(count "$logs/$s.log")"
-      if [ -z "${p:-}" ]; then
-        p=0 f=1
-        echo "FAIL: gcc-$v $s stopped without a count (status $status); see $logs/$s.log"
-      elif [ "$status" != 0 ] && [ "$f" = 0 ]; then
-        f=1
-        echo "FAIL: gcc-$v $s exited with status $status; see $logs/$s.log"
-      fi
-      grep '^FAIL' "$logs/$s.log" | head -20
-      echo "gcc-$v $s: $p passed, $f failed ($(( $(now) - start )) s)"
-      pass=$((pass + p)) fail=$((fail + f))
-    done
-    echo "gcc-$v: $pass passed, $fail failed (build $build_time s, tests $(( $(now) - tests_start )) s)"
-  else
-    fail=1
-    tail -20 "$logs/build.log"
-    echo "gcc-$v: 0 passed, 1 failed (the build failed; see $logs/build.log)"
+  if [ -z "${build_time[$v]:-}" ]; then
+    echo "gcc-$v: 0 passed, 1 failed (the build failed)"
+    total_fail=$((total_fail + 1))
+    continue
   fi
+  pass=0 fail=0
+  tests_start=$(now)
+  for s in $suites; do
+    start=$(now)
+    if [ $s = cross ]; then
+      cross_load "$v" "$b" > "$logs/$s.log" 2>&1
+    else
+      in_place "$v" "$(suite_command "$v" "$b" $s)" > "$logs/$s.log" 2>&1
+    fi
+    status=$?
+    read -r p f <<< "$(count "$logs/$s.log")"
+    if [ -z "${p:-}" ]; then
+      p=0 f=1
+      echo "FAIL: gcc-$v $s stopped without a count (status $status); see $logs/$s.log"
+    elif [ "$status" != 0 ] && [ "$f" = 0 ]; then
+      f=1
+      echo "FAIL: gcc-$v $s exited with status $status; see $logs/$s.log"
+    fi
+    grep '^FAIL' "$logs/$s.log" | head -20
+    echo "gcc-$v $s: $p passed, $f failed ($(( $(now) - start )) s)"
+    pass=$((pass + p)) fail=$((fail + f))
+  done
+  echo "gcc-$v: $pass passed, $fail failed (build ${build_time[$v]} s, tests $(( $(now) - tests_start )) s)"
   total_pass=$((total_pass + pass)) total_fail=$((total_fail + fail))
 done
 
