@@ -51,7 +51,7 @@ WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-paths check-run check-rates check-report check-schemes check-runtime check-torture check-torture-ci check-case-study check-real check-csmith install clean bench demo deps
+.PHONY: all check-gcc-versions evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-paths check-run check-rates check-report check-schemes check-runtime check-torture check-torture-ci check-case-study check-real check-csmith install clean bench demo deps
 
 # What a fresh Debian bookworm machine needs (run as root).
 # The real-program recipes (testsuite/real/packages/*.sh) say what they need
@@ -256,6 +256,16 @@ check-torture-ci: all
 	$(TORTURE) --set compile --sample 10
 	$(TORTURE) --set execute --levels -O2 --o3-every 0 --sample 25 \
 	    --plugin-args "-fplugin-arg-sampler-schemes=$(OUTLINE_SCHEMES) -fplugin-arg-sampler-outline-entry"
+
+# Every GCC from 12 to 16 (testsuite/gcc-versions/, docs/gcc-versions.md):
+# each builds the plugin and runtime in build/gcc-versions/gcc-N and passes
+# the scheme, unit, run, torture (every 10th execute test), csmith (50) and
+# real (zlib) suites; 13 to 16 in Debian chroots that debootstrap builds
+# once into ~/.cache/sampler/chroots (SAMPLER_CACHE).  Needs root.
+GCC_VERSIONS ?= 12 13 14 15 16
+GCC_VERSIONS_OPTIONS ?=
+check-gcc-versions:
+	testsuite/gcc-versions/run-gcc-versions.sh --versions "$(GCC_VERSIONS)" $(GCC_VERSIONS_OPTIONS)
 
 # The predicate schemes' counts, the values scheme's hot-lists, and the
 # subpaths scheme's hot subpaths.
