@@ -29,10 +29,9 @@
 #                                     GCC 14 on: see docs/gcc-versions.md)
 #   csmith   make check-csmith       N random programs
 #   real     make check-real         zlib's own suite, instrumented
-#   cross    (here)                  each other version's plugin, loaded by
-#                                     this GCC directly and through
-#                                     sampler-gcc, refuses with a message
-#                                     naming both versions
+#   cross    cross-load.sh           each other version's plugin, loaded by
+#                                     this GCC, and sampler-gcc run with
+#                                     another GCC, refuse with a message
 #
 # Output: per version and suite "gcc-N SUITE: N passed, N failed (T s)", per
 # version "gcc-N: N passed, N failed (build T s, tests T s)", and at the end
@@ -102,6 +101,15 @@ in_place () {
 
 now () { date +%s; }
 
+# CPU seconds used so far by the commands this script ran (user and
+# system): on a shared machine, a measure of the work that the wall-clock
+# time is not.
+cpu () {
+  times | tail -1 | awk '{
+    split($0, t, /[ms ]+/)
+    printf "%d\n", t[1] * 60 + t[2] + t[3] * 60 + t[4] }'
+}
+
 # count LOG: "PASSED FAILED" from a suite's output.  Compile-and-run suites
 # end with "N passed, N failed" lines (summed: check-schemes runs three
 # scripts); check-real also prints one per package, so only its "real:"
@@ -118,47 +126,7 @@ count () {
   } | awk '{ p += $1; f += $2; n++ } END { if (n) print p, f }'
 }
 
-# cross_load VERSION B: the plugin of each other version of this run must
-# be refused by gcc-VERSION with a message that names both GCC versions,
-# given to gcc directly; and sampler-gcc, run with another GCC found here,
-# must refuse it for want of its plugin.  Prints PASS/FAIL lines and
-# "N passed, N failed".
-cross_load () {
-  local v=$1 b=$2 script
-  script='
-    v=$1 b=$2; shift 2
-    pass=0 fail=0
-    tmp=$(mktemp -d); trap "rm -rf $tmp" EXIT
-    echo "int main (void) { return 0; }" > "$tmp/x.c"
-    for other in "$@"; do
-      plugin=build/gcc-versions/gcc-$other/lib/sampler/gcc-$other/sampler.so
-      [ -f "$plugin" ] && [ "$other" != "$v" ] || continue
-      if gcc-$v -fplugin="$PWD/$plugin" -c "$tmp/x.c" -o "$tmp/x.o" 2> "$tmp/err"; then
-        echo "FAIL: gcc-$v loaded the plugin built for GCC $other"; fail=$((fail + 1))
-      elif grep -q "built for GCC $other[. ].*GCC $v[. ]" "$tmp/err"; then
-        echo "PASS: gcc-$v refuses the plugin of GCC $other"; pass=$((pass + 1))
-      else
-        echo "FAIL: gcc-$v refuses the plugin of GCC $other without naming both:"
-        sed "s/^/    /" "$tmp/err"; fail=$((fail + 1))
-      fi
-    done
-    # sampler-gcc with a GCC it has no plugin for names it and the way out.
-    for other in "$@"; do
-      [ "$other" != "$v" ] && command -v gcc-$other > /dev/null || continue
-      if SAMPLER_GCC=gcc-$other "$b/bin/sampler-gcc" -c "$tmp/x.c" -o "$tmp/x.o" 2> "$tmp/err"; then
-        echo "FAIL: sampler-gcc of GCC $v ran gcc-$other"; fail=$((fail + 1))
-      elif grep -q "no plugin for GCC $other .*built for: gcc-$v .*make GCC=gcc-$other" "$tmp/err"; then
-        echo "PASS: sampler-gcc of GCC $v refuses gcc-$other"; pass=$((pass + 1))
-      else
-        echo "FAIL: sampler-gcc of GCC $v, run with gcc-$other:"
-        sed "s/^/    /" "$tmp/err"; fail=$((fail + 1))
-      fi
-    done
-    echo "$pass passed, $fail failed"'
-  in_place "$v" "sh -c '$script' sh $v $b $built"
-}
-
-# run_suite VERSION B SUITE: the suite's command line.
+# suite_command VERSION B SUITE: the suite's command line.
 suite_command () {
   local v=$1 b=$2 make="nice make GCC=gcc-$1 B=$2"
   case $3 in
@@ -171,6 +139,7 @@ suite_command () {
       echo "$make all && PATH=$b/toolchain-gcc-$v:\$PATH nice testsuite/torture/run-torture.sh $b --set execute --levels '-O0 -O2' --o3-every 0 --sample $torture_sample $extra" ;;
     csmith) echo "$make check-csmith N=$csmith_count" ;;
     real) echo "$make check-real REAL_PACKAGES=zlib" ;;
+    cross) echo "testsuite/gcc-versions/cross-load.sh $v $b $built" ;;
   esac
 }
 
@@ -203,11 +172,11 @@ built=
 for v in $versions; do
   b=build/gcc-versions/gcc-$v
   mkdir -p "$repo/$b/logs"
-  start=$(now)
+  start=$(now) start_cpu=$(cpu)
   if in_place "$v" "nice make -j2 GCC=gcc-$v B=$b all" > "$repo/$b/logs/build.log" 2>&1; then
     build_time[$v]=$(( $(now) - start ))
     built="$built $v"
-    echo "gcc-$v build: ok (${build_time[$v]} s)"
+    echo "gcc-$v build: ok (${build_time[$v]} s, CPU $(( $(cpu) - start_cpu )) s)"
   else
     tail -20 "$repo/$b/logs/build.log"
     echo "gcc-$v build: FAILED; see $repo/$b/logs/build.log"
@@ -224,14 +193,10 @@ for v in $versions; do
     continue
   fi
   pass=0 fail=0
-  tests_start=$(now)
+  tests_start=$(now) tests_cpu=$(cpu)
   for s in $suites; do
-    start=$(now)
-    if [ $s = cross ]; then
-      cross_load "$v" "$b" > "$logs/$s.log" 2>&1
-    else
-      in_place "$v" "$(suite_command "$v" "$b" $s)" > "$logs/$s.log" 2>&1
-    fi
+    start=$(now) start_cpu=$(cpu)
+    in_place "$v" "$(suite_command "$v" "$b" $s)" > "$logs/$s.log" 2>&1
     status=$?
     read -r p f <<< "$(count "$logs/$s.log")"
     if [ -z "${p:-}" ]; then
@@ -242,10 +207,10 @@ for v in $versions; do
       echo "FAIL: gcc-$v $s exited with status $status; see $logs/$s.log"
     fi
     grep '^FAIL' "$logs/$s.log" | head -20
-    echo "gcc-$v $s: $p passed, $f failed ($(( $(now) - start )) s)"
+    echo "gcc-$v $s: $p passed, $f failed ($(( $(now) - start )) s, CPU $(( $(cpu) - start_cpu )) s)"
     pass=$((pass + p)) fail=$((fail + f))
   done
-  echo "gcc-$v: $pass passed, $fail failed (build ${build_time[$v]} s, tests $(( $(now) - tests_start )) s)"
+  echo "gcc-$v: $pass passed, $fail failed (build ${build_time[$v]} s, tests $(( $(now) - tests_start )) s, CPU $(( $(cpu) - tests_cpu )) s)"
   total_pass=$((total_pass + pass)) total_fail=$((total_fail + fail))
 done
 
