@@ -84,8 +84,8 @@ done
 # What the suites need inside a chroot, besides each version's compilers
 # and plugin headers.
 # (libc6-dbg: the symbols that name the libc functions an IFUNC chose, for
-# the values suite's indirect calls.)
-common_packages="make libgsl-dev check pkg-config python3 csmith libcsmith-dev file xz-utils libc6-dbg"
+# the values suite's indirect calls; libcurl and zlib: sampler-submit.)
+common_packages="make libgsl-dev check pkg-config python3 csmith libcsmith-dev file xz-utils libc6-dbg libcurl4-openssl-dev zlib1g-dev"
 
 # in_place VERSION COMMAND: COMMAND (a shell command line) in the repository,
 # on this machine or in VERSION's chroot.
