@@ -8,7 +8,9 @@
 # Usage: cross-load.sh VERSION BUILD OTHER...
 #   BUILD    the build directory of VERSION (bin/sampler-gcc, lib/sampler/)
 #   OTHER    other versions; each one's plugin is looked for in
-#            build/gcc-versions/gcc-OTHER of the repository
+#            build/gcc-versions/gcc-OTHER of the repository, then in the
+#            repository's own build/ (the machine's GCC); a version with
+#            neither a plugin nor a compiler here is skipped
 # Prints PASS/FAIL lines and "N passed, N failed".
 
 [ $# -ge 2 ] || { echo "usage: $0 VERSION BUILD OTHER..." >&2; exit 2; }
@@ -38,6 +40,7 @@ refused () {
 for other in "$@"; do
   [ "$other" != "$version" ] || continue
   plugin=$repo/build/gcc-versions/gcc-$other/lib/sampler/gcc-$other/sampler.so
+  [ -f "$plugin" ] || plugin=$repo/build/lib/sampler/gcc-$other/sampler.so
   [ -f "$plugin" ] &&
     refused "gcc-$version refuses the plugin of GCC $other" \
       "built for GCC $other[. ].*cannot be loaded by GCC $version[. ]" \

@@ -29,9 +29,11 @@
 #                                     GCC 14 on: see docs/gcc-versions.md)
 #   csmith   make check-csmith       N random programs
 #   real     make check-real         zlib's own suite, instrumented
-#   cross    cross-load.sh           each other version's plugin, loaded by
-#                                     this GCC, and sampler-gcc run with
-#                                     another GCC, refuse with a message
+#   cross    cross-load.sh           each other version's plugin (of this
+#                                     run, an earlier one, or the machine's
+#                                     own build/), loaded by this GCC, and
+#                                     sampler-gcc run with another GCC,
+#                                     refuse with a message
 #
 # Output: per version and suite "gcc-N SUITE: N passed, N failed (T s)", per
 # version "gcc-N: N passed, N failed (build T s, tests T s)", and at the end
@@ -103,11 +105,14 @@ now () { date +%s; }
 
 # CPU seconds used so far by the commands this script ran (user and
 # system): on a shared machine, a measure of the work that the wall-clock
-# time is not.
+# time is not.  Read from /proc (cutime and cstime, fields 16 and 17),
+# since $(cpu) is a subshell, whose own `times` would count nothing.
+ticks=$(getconf CLK_TCK)
 cpu () {
-  times | tail -1 | awk '{
-    split($0, t, /[ms ]+/)
-    printf "%d\n", t[1] * 60 + t[2] + t[3] * 60 + t[4] }'
+  local stat
+  stat=$(cat /proc/$$/stat)
+  set -- ${stat##*) }
+  echo $(( (${14} + ${15}) / ticks ))
 }
 
 # count LOG: "PASSED FAILED" from a suite's output.  Compile-and-run suites
@@ -139,7 +144,7 @@ suite_command () {
       echo "$make all && PATH=$b/toolchain-gcc-$v:\$PATH nice testsuite/torture/run-torture.sh $b --set execute --levels '-O0 -O2' --o3-every 0 --sample $torture_sample $extra" ;;
     csmith) echo "$make check-csmith N=$csmith_count" ;;
     real) echo "$make check-real REAL_PACKAGES=zlib" ;;
-    cross) echo "testsuite/gcc-versions/cross-load.sh $v $b $built" ;;
+    cross) echo "testsuite/gcc-versions/cross-load.sh $v $b 12 13 14 15 16" ;;
   esac
 }
 
@@ -168,14 +173,12 @@ done
 # Every version is built before any is tested, so that each one's cross
 # test finds the others' plugins of this run.
 declare -A build_time
-built=
 for v in $versions; do
   b=build/gcc-versions/gcc-$v
   mkdir -p "$repo/$b/logs"
   start=$(now) start_cpu=$(cpu)
   if in_place "$v" "nice make -j2 GCC=gcc-$v B=$b all" > "$repo/$b/logs/build.log" 2>&1; then
     build_time[$v]=$(( $(now) - start ))
-    built="$built $v"
     echo "gcc-$v build: ok (${build_time[$v]} s, CPU $(( $(cpu) - start_cpu )) s)"
   else
     tail -20 "$repo/$b/logs/build.log"
