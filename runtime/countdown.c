@@ -377,8 +377,12 @@ static long thread_start_preserving(void)
 }
 #endif
 
-/* A thread whose stream could not be made tosses its coins with this.  */
-static __thread uint64_t fallback_random_state;
+/* A thread whose stream could not be made tosses its coins with this.
+   Initial-exec, as every TLS variable of preserving code: a dynamic model
+   would call __tls_get_addr, whose changes to vector registers such code
+   cannot save (GCC 16 refuses it).  */
+static __thread uint64_t fallback_random_state
+    __attribute__((tls_model("initial-exec")));
 
 SAMPLER_PRESERVING uint64_t sampler_thread_random64(void)
 {

@@ -650,5 +650,5 @@ build_dispatch (basic_block bb, tree fn, location_t loc)
   greturn *ret = gimple_build_return (result);
   gimple_set_location (ret, loc);
   gsi_insert_after (&gsi, ret, GSI_NEW_STMT);
-  make_edge (bb, EXIT_BLOCK_PTR_FOR_FN (cfun), 0);
+  make_single_succ_edge (bb, EXIT_BLOCK_PTR_FOR_FN (cfun), 0);
 }

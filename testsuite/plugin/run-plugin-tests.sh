@@ -6,7 +6,7 @@
 
 build=$(cd "${1:?usage: run-plugin-tests.sh BUILD_DIR}" && pwd) || exit 2
 here=$(cd "$(dirname "$0")" && pwd)
-plugin="$build/lib/sampler/sampler.so"
+plugin=$("$build/bin/sampler-gcc" -print-sampler-plugin) || exit 2
 wrapper="$build/bin/sampler-gcc"
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/sampler-plugin-tests.XXXXXX") || exit 2
 trap 'rm -rf "$scratch"' EXIT
