@@ -434,7 +434,7 @@ void sampler_report_lock(void);
 void sampler_report_unlock(void);
 
 /* sampler_reset under the report lock: zeroes the counters and starts a
-   new report sequence (see report.c).  */
+   new report sequence (see report-writer/writer.c).  */
 void sampler_report_reset(void);
 
 /* Arranges for the report at normal exit, once per process, when sampling
