@@ -41,7 +41,7 @@ WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-paths check-run check-rates check-report check-schemes check-runtime check-torture check-torture-ci check-case-study check-real check-csmith install clean bench demo deps
+.PHONY: all evaluate-ranking evaluate-rates check check-docs check-fuzz fuzz fuzz-build check-unit check-plugin check-paths check-run check-rates check-report check-schemes check-runtime check-torture check-torture-ci check-case-study check-real check-csmith install clean bench demo deps
 
 # What a fresh Debian bookworm machine needs (run as root).
 # The real-program recipes (testsuite/real/packages/*.sh) say what they need
@@ -100,6 +100,7 @@ deps:
 	DEBIAN_FRONTEND=noninteractive apt-get install -y $(DEPS) $(BENCH_DEPS)
 
 check: all
+	$(MAKE) check-docs
 	$(MAKE) check-unit
 	$(MAKE) check-plugin
 	$(MAKE) check-report
@@ -155,6 +156,18 @@ check-fuzz: fuzz-build
 
 check-plugin: all
 	testsuite/plugin/run-plugin-tests.sh $(abspath $(B))
+
+# The documentation's tables that come from the code's own tables
+# (testsuite/tools/check-doc-tables.sh): README's environment variables
+# from the runtime's settings (`testsuite/tools/check-doc-tables.sh env
+# build --print' prints the table).
+SETTINGS_TABLE := $(B)/testsuite/tools/settings-table
+$(SETTINGS_TABLE): testsuite/tools/settings-table.c $(RUNTIME_HDRS) $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) -Iruntime -Iinclude -o $@ $< $(LIBA) -lm -pthread
+
+check-docs: all $(SETTINGS_TABLE)
+	testsuite/tools/check-doc-tables.sh env $(abspath $(B))
 
 # The example of Liblit et al. (PLDI 2003), built with the wrapper and run at three sparsities.
 demo: all

@@ -14,6 +14,8 @@
 # they are mapped where they are whatever the size of libsampler.so.  The
 # `pid' and `parent' records differ from run to run and are left out, and
 # so are the addresses in the `loaded' record of libsampler.so itself.
+# Then the last program runs with bad settings, and each build's warnings
+# are compared.
 # Prints IDENTICAL and the counts, or what differs (exit 1).
 set -eu
 usage="usage: compare-reports.sh OLD_BUILD NEW_BUILD [OPTIONS...]"
@@ -106,5 +108,29 @@ for entry in $programs; do
         differ=1
     fi
 done
+# The warnings for bad settings, with each build's library.
+long=$(printf '9%.0s' $(seq 300))
+warnings=0
+for setting in SAMPLER_SPARSITY=-1 SAMPLER_SPARSITY=1000000001 SAMPLER_SPARSITY=$long \
+        "SAMPLER_SPARSITY=1 2" SAMPLER_SEED=x SAMPLER_SEED=18446744073709551616 \
+        SAMPLER_FILE=%x SAMPLER_FILE=/tmp/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long/$long \
+        SAMPLER_REPORT_FD=-3 SAMPLER_REPORT_FD=2147483648 SAMPLER_REPORT_FD=99 \
+        SAMPLER_INTERVAL=1.5 SAMPLER_INTERVAL=31536001 SAMPLER_SUBPATH_MEMORY=16383 \
+        SAMPLER_SUBPATH_MAX=3 SAMPLER_SUBPATH_MAX=2048 SAMPLER_SUBPATH_LENGTHS=OSP \
+        SAMPLER_SUBPATH_TRACE=/tmp/$long$long$long$long$long$long$long$long$long$long$long$long$long$long; do
+    for build in old new; do
+        eval dir=\$$build
+        cp "$dir/lib/libsampler.so.0" "$scratch/lib/libsampler.so.0"
+        (cd "$scratch" && env LD_LIBRARY_PATH="$scratch/lib" SAMPLER_SPARSITY=10 \
+             SAMPLER_FILE="$scratch/w-%p.report" SAMPLER_SEED=1 "$setting" \
+             "./$name" $arguments >/dev/null 2>"$scratch/warning.$build") || true
+    done
+    warnings=$((warnings + 1))
+    if ! cmp -s "$scratch/warning.old" "$scratch/warning.new" || [ ! -s "$scratch/warning.new" ]; then
+        echo "${setting%%=*}: the warnings differ"
+        diff "$scratch/warning.old" "$scratch/warning.new" | head -5
+        differ=1
+    fi
+done
 [ $differ = 0 ] || exit 1
-echo "IDENTICAL ($count programs, ${reports:-0} reports)"
+echo "IDENTICAL ($count programs, ${reports:-0} reports, $warnings warnings)"

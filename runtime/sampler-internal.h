@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "sampler-abi.h"
+#include "settings.h"
 
 #define SAMPLER_EXPORT __attribute__((visibility("default")))
 
@@ -64,27 +65,25 @@ struct sampler_config {
 /* Room SAMPLER_SUBPATH_TRACE leaves for the thread's suffix (.<tid>).  */
 #define SAMPLER_SUBPATH_TRACE_SUFFIX 16
 
-/* The values of the variables that configure a run; NULL means unset.  */
-struct sampler_environment {
-    const char *sparsity;    /* SAMPLER_SPARSITY */
-    const char *seed;        /* SAMPLER_SEED */
-    const char *file;        /* SAMPLER_FILE */
-    const char *report_fd;   /* SAMPLER_REPORT_FD */
-    const char *interval;    /* SAMPLER_INTERVAL */
-    const char *subpath_memory;   /* SAMPLER_SUBPATH_MEMORY */
-    const char *subpath_max;      /* SAMPLER_SUBPATH_MAX */
-    const char *subpath_lengths;  /* SAMPLER_SUBPATH_LENGTHS */
-    const char *subpath_trace;    /* SAMPLER_SUBPATH_TRACE */
-};
+/* The process's environment variables (config.c): their table.  */
+extern const struct sampler_settings sampler_process_settings;
 
-/* Parses the variables' values.  Returns 0 when all are valid.  Otherwise
-   returns -1, leaves sampling off in *out, and writes to err (if errlen > 0)
-   one line per bad variable, without a final newline, naming the variable
-   and its value.  A valid configuration without a seed has seeded == false
-   and seed == 0; the caller supplies a fresh seed.  Whether the report
-   descriptor is open is not checked here (see
+/* The I-th table of environment variables: the process's (I = 0, whose
+   values go into struct sampler_config: *VALUES NULL), then each scheme's
+   that has one, in registry order (*SCHEME its name, *VALUES its
+   storage).  NULL past the last.  For tests and the documentation.  */
+const struct sampler_settings *sampler_settings_table(size_t i, const char **scheme,
+                                                      void **values);
+
+/* Parses the variables of the process's table and the schemes' tables,
+   each value from LOOKUP (NULL: unset).  Returns 0 when all are valid.
+   Otherwise returns -1, leaves sampling off in *out, and writes to err
+   (if errlen > 0) one line per bad variable, without a final newline,
+   naming the variable and its value.  A valid configuration without a
+   seed has seeded == false and seed == 0; the caller supplies a fresh
+   seed.  Whether the report descriptor is open is not checked here (see
    sampler_config_from_environment).  */
-int sampler_config_parse(const struct sampler_environment *env,
+int sampler_config_parse(sampler_lookup *lookup, void *context,
                          struct sampler_config *out, char *err, size_t errlen);
 
 /* Whether the kernel runs the process in secure mode (AT_SECURE): then no
