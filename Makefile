@@ -22,8 +22,10 @@ PLUGIN_CXXFLAGS := -std=gnu++14 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 
 GSL_LIBS   := -lgsl -lgslcblas -lm
 
-RUNTIME_SRCS := $(wildcard runtime/*.c runtime/report-writer/*.c runtime/schemes/*.c)
-RUNTIME_HDRS := $(wildcard runtime/*.h runtime/report-writer/*.h) runtime/schemes.def \
+RUNTIME_SRCS := $(wildcard runtime/*.c runtime/report-writer/*.c runtime/schemes/*.c \
+                            runtime/schemes/*/*.c)
+RUNTIME_HDRS := $(wildcard runtime/*.h runtime/report-writer/*.h runtime/schemes/*/*.h) \
+                runtime/schemes.def \
                 include/sampler.h
 RUNTIME_OBJS := $(RUNTIME_SRCS:runtime/%.c=$(B)/obj/runtime/%.o)
 PLUGIN_SRCS  := $(wildcard plugin/*.cc plugin/schemes/*.cc)

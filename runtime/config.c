@@ -72,59 +72,23 @@ static const struct sampler_setting process_settings[] = {
         SAMPLER_SETTING_MEMBER(struct sampler_config, interval),
         .help = "write an interim report every this many seconds while the program runs",
     },
-    {
-        .name = "SAMPLER_SUBPATH_MEMORY", .kind = SAMPLER_SETTING_NUMBER,
-        .min = SAMPLER_SUBPATH_MEMORY_MIN, .max = SAMPLER_SUBPATH_MEMORY_MAX,
-        .what = "a number of bytes", .default_number = SAMPLER_SUBPATH_MEMORY_DEFAULT,
-        SAMPLER_SETTING_MEMBER(struct sampler_config, subpath_memory),
-        .help = "`subpaths`: the bytes of each recording thread's subpath state",
-        .unset = "65536",
-    },
-    {
-        .name = "SAMPLER_SUBPATH_MAX", .kind = SAMPLER_SETTING_POWER_OF_TWO,
-        .min = 2, .max = 1UL << SAMPLER_SUBPATH_MAX_LOG2, .what = "a power of two",
-        SAMPLER_SETTING_MEMBER(struct sampler_config, subpath_max_log2),
-        .help = "`subpaths`: the longest subpath, in blocks",
-        .unset = "the plugin's `subpath-max`",
-    },
-    {
-        .name = "SAMPLER_SUBPATH_LENGTHS", .kind = SAMPLER_SETTING_CHOICE,
-        .choices = (const struct sampler_setting_choice[]) {
-            { "osp", "2^n with probability 2^-n" },
-            { "all", "every length from each start" },
-            { NULL, NULL },
-        },
-        SAMPLER_SETTING_MEMBER(struct sampler_config, subpath_all_lengths),
-        .help = "`subpaths`: which subpaths a sampled block starts; `all` is exact mode",
-        .unset = "`osp`",
-    },
-    {
-        .name = "SAMPLER_SUBPATH_TRACE", .kind = SAMPLER_SETTING_PATH,
-        .max = SAMPLER_PATH_MAX - SAMPLER_SUBPATH_TRACE_SUFFIX,
-        SAMPLER_SETTING_MEMBER(struct sampler_config, subpath_trace),
-        .help = "`subpaths`: each thread also writes every block it visits (from "
-                "its first sample) to `PATH.<tid>`, 8 bytes a visit",
-        .unset = "no trace",
-    },
 };
 
 const struct sampler_settings sampler_process_settings = {
     process_settings, sizeof process_settings / sizeof process_settings[0],
 };
 
-const struct sampler_settings *sampler_settings_table(size_t i, const char **scheme,
-                                                      void **values)
-{
-    *scheme = NULL;
-    *values = NULL;
-    return i == 0 ? &sampler_process_settings : NULL;
-}
-
-/* The configuration of a run that does not sample.  */
+/* The configuration of a run that does not sample: every table's
+   defaults.  */
 static void set_off(struct sampler_config *config)
 {
+    const struct sampler_settings *table;
+    const char *scheme;
+    void *values;
+
     memset(config, 0, sizeof *config);
-    sampler_settings_default(&sampler_process_settings, config);
+    for (size_t i = 0; (table = sampler_settings_table(i, &scheme, &values)) != NULL; i++)
+        sampler_settings_default(table, values != NULL ? values : config);
 }
 
 int sampler_config_parse(sampler_lookup *lookup, void *context,
@@ -136,8 +100,13 @@ int sampler_config_parse(sampler_lookup *lookup, void *context,
     set_off(&parsed);
     if (errlen > 0)
         err[0] = '\0';
-    bool valid = sampler_settings_parse(&sampler_process_settings, &parsed, lookup, context,
-                                        err, errlen, &used);
+    const struct sampler_settings *table;
+    const char *scheme;
+    void *values;
+    bool valid = true;
+    for (size_t i = 0; (table = sampler_settings_table(i, &scheme, &values)) != NULL; i++)
+        valid &= sampler_settings_parse(table, values != NULL ? values : &parsed, lookup,
+                                        context, err, errlen, &used);
     if (!valid)
         set_off(&parsed);
     *out = parsed;

@@ -91,7 +91,7 @@ sampler_started_out_of_line_preserving(long c);
 /* For the single sites, which instrumented code calls at a countdown of
    0: in a thread that had not started, the countdown left after the
    visit, when that is not the sampled one.  In a thread recording a
-   subpath (sampler_held_countdown, runtime/schemes/subpaths.c), every
+   subpath (sampler_held_countdown, runtime/schemes/subpaths/), every
    visit calls, at a countdown of -k: the visit counts off the held
    countdown, and returns unless that runs out.  A sample function that
    gets past this sets the next countdown with SAMPLER_SET_COUNTDOWN.  */

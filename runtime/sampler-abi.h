@@ -122,7 +122,7 @@ void __sampler_path_preferred(unsigned long long *slots, unsigned long long pref
                               unsigned long long path, const unsigned long long *table);
 /* A block (subpaths scheme): a sampled visit starts a subpath of at most
    2^MAX_LOG2 blocks; while the thread records one, every site visit of the
-   thread calls the runtime (runtime/schemes/subpaths.c).  */
+   thread calls the runtime (runtime/schemes/subpaths/).  */
 void __sampler_subpath_block(unsigned long long *counters, unsigned long max_log2);
 /* The k scalar-pairs sites of an assignment, one visit for them all
    (the plugin's default, pairs-sites=assignment): every pair is

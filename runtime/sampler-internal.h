@@ -44,26 +44,7 @@ struct sampler_config {
        resolved it against the starting directory.  */
     char report_file[SAMPLER_PATH_MAX];
     long interval;   /* SAMPLER_INTERVAL: seconds between interim reports; 0: none */
-    /* subpaths (runtime/schemes/subpaths.c): SAMPLER_SUBPATH_MEMORY, the
-       bytes of a thread's subpath state; SAMPLER_SUBPATH_MAX as log2 of
-       the longest subpath (0: the plugin's -fplugin-arg-sampler-subpath-max);
-       SAMPLER_SUBPATH_LENGTHS=all: every length from each start;
-       SAMPLER_SUBPATH_TRACE, where each thread writes every block it visits
-       (empty: no trace).  */
-    unsigned long subpath_memory;
-    unsigned subpath_max_log2;
-    bool subpath_all_lengths;
-    char subpath_trace[SAMPLER_PATH_MAX];
 };
-
-/* SAMPLER_SUBPATH_MEMORY: default and bounds, in bytes.  */
-#define SAMPLER_SUBPATH_MEMORY_DEFAULT 65536UL
-#define SAMPLER_SUBPATH_MEMORY_MIN 16384UL
-#define SAMPLER_SUBPATH_MEMORY_MAX (1UL << 30)
-/* The longest subpath is 2^SAMPLER_SUBPATH_MAX_LOG2 blocks at most.  */
-#define SAMPLER_SUBPATH_MAX_LOG2 10
-/* Room SAMPLER_SUBPATH_TRACE leaves for the thread's suffix (.<tid>).  */
-#define SAMPLER_SUBPATH_TRACE_SUFFIX 16
 
 /* The process's environment variables (config.c): their table.  */
 extern const struct sampler_settings sampler_process_settings;
@@ -218,46 +199,12 @@ extern atomic_uint sampler_sparsity_generation;
    sample functions (hot-lists).  Callable from SAMPLER_PRESERVING code.  */
 SAMPLER_PRESERVING uint64_t sampler_thread_random64(void);
 
-/* While the thread records a subpath (runtime/schemes/subpaths.c), its
-   real countdown, >= 1, and the countdown instrumented code sees is held
-   at 0, so that every check takes the slow copy and every site visit
-   calls the runtime; 0 otherwise.  */
+/* While a scheme holds the thread's countdown (subpaths, while it
+   records a subpath: runtime/schemes/subpaths/), the real countdown,
+   >= 1, and the countdown instrumented code sees is held at 0, so that
+   every check takes the slow copy and every site visit calls the
+   runtime; 0 otherwise.  */
 extern __thread long sampler_held_countdown __attribute__((tls_model("initial-exec")));
-
-/* subpaths: the calling thread stops recording (its pending subpaths are
-   cut) and gives its countdown back to instrumented code.  */
-void sampler_subpaths_cut(void);
-/* subpaths: in the child after fork, the calling thread's recording is
-   cut and every thread's hot-list emptied; the other threads' states are
-   free for new threads.  */
-void sampler_subpaths_fork_child(void);
-/* subpaths: every hot-list emptied (sampler_reset).  */
-void sampler_subpaths_zero(void);
-
-/* subpaths: a thread's state as the report writes it.  */
-struct sampler_subpath_list;
-/* Calls VISIT on each thread's subpath list that has observed anything
-   (lock-free, async-signal-safe).  */
-void sampler_subpath_lists_visit(void (*visit)(const struct sampler_subpath_list *list,
-                                               void *context),
-                                 void *context);
-/* The list's figures: log2 of its longest subpath, whether it records every
-   length, subpaths offered, tau-log2, subpaths dropped (hash collisions),
-   its capacity.  */
-struct sampler_subpath_figures {
-    unsigned max_log2;
-    bool all_lengths;
-    unsigned long long offered, tau_log2, dropped;
-    unsigned long capacity;
-};
-void sampler_subpath_list_figures(const struct sampler_subpath_list *list,
-                                  struct sampler_subpath_figures *figures);
-/* Entry I's count and blocks (counter addresses, *LENGTH of them; NULL when
-   the entry is free or its blocks are not whole).  */
-const unsigned long long *sampler_subpath_entry(const struct sampler_subpath_list *list,
-                                                unsigned long i,
-                                                unsigned long long *count,
-                                                unsigned long *length);
 
 /* sampler_countdown_next for SAMPLER_PRESERVING code, when the bank is
    empty, stale or not there yet (drawing takes floating point).  */
@@ -350,10 +297,6 @@ struct sampler_loaded_object {
     uintptr_t end;
     const char *name;
 };
-
-/* Set once an indirect-calls site has sampled a target: from then on,
-   reports list the loaded objects.  */
-extern _Atomic bool sampler_indirect_targets_seen;
 
 /* Adds the objects loaded now to the list reports write (dl_iterate_phdr:
    not from a signal handler).  */

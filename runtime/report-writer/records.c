@@ -1,7 +1,8 @@
 /* What a report says, record by record (runtime/report-format.md): the
    header (program, pid, sparsity, seed, parent, resets, how the image
-   ended), the objects and units with the counters of every site that
-   counted anything, the schemes' own records, and `end'.  The writer
+   ended), the schemes' records that come before the units, the objects
+   and units with the counters of every site that counted anything, the
+   schemes' records that come after them (runtime/schemes.h), and `end'.  The writer
    (writer.c) decides when and where; this file only writes.  Everything
    here runs under the report lock, possibly in a signal handler: no
    allocation, no lock, no stdio.  */
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "report-writer.h"
+#include "schemes.h"
 
 #define REPORT_FORMAT_VERSION "1"
 
@@ -19,24 +21,22 @@
 static char program[SAMPLER_PATH_MAX];
 
 struct report_context {
-    struct sampler_output *out;
-    const char *program;
+    struct sampler_report_context report;   /* what the schemes' records see */
     bool first_unit;
     const char *object;   /* of the last unit written */
-    unsigned long units;  /* written so far */
 };
 
 static void output_unit(const struct __sampler_unit *unit, const char *object,
                         void *data)
 {
     struct report_context *context = data;
-    struct sampler_output *out = context->out;
+    struct sampler_output *out = context->report.out;
 
     /* Each unit belongs to the object named last: a new record when the
        object changes.  */
     if (context->first_unit || object != context->object) {
         sampler_output_text(out, "object\t");
-        sampler_output_field(out, object != NULL ? object : context->program);
+        sampler_output_field(out, object != NULL ? object : context->report.program);
         sampler_output_char(out, '\n');
         context->first_unit = false;
         context->object = object;
@@ -50,7 +50,7 @@ static void output_unit(const struct __sampler_unit *unit, const char *object,
     sampler_output_char(out, '\t');
     sampler_output_field(out, unit->source != NULL ? unit->source : "");
     sampler_output_char(out, '\n');
-    context->units++;
+    context->report.units++;
 
     for (unsigned site = 0; site < unit->n_sites; site++) {
         unsigned first = unit->site_offsets[site];
@@ -71,94 +71,6 @@ static void output_unit(const struct __sampler_unit *unit, const char *object,
     }
 }
 
-/* loaded, base, start, end, name: what names the addresses an
-   indirect-calls site saw.  */
-static void output_loaded_object(const struct sampler_loaded_object *object, void *data)
-{
-    struct report_context *context = data;
-    struct sampler_output *out = context->out;
-
-    sampler_output_text(out, "loaded\t");
-    sampler_output_decimal(out, object->base);
-    sampler_output_char(out, '\t');
-    sampler_output_decimal(out, object->start);
-    sampler_output_char(out, '\t');
-    sampler_output_decimal(out, object->end);
-    sampler_output_char(out, '\t');
-    sampler_output_field(out, object->name != NULL ? object->name : context->program);
-    sampler_output_char(out, '\n');
-}
-
-/* ---- Subpaths ------------------------------------------------------------
-
-   Each thread's subpath hot-list (runtime/schemes/subpaths.c) follows the
-   units: a `subpaths' record, then a `subpath' record per entry with a
-   count, its blocks named by the unit's place among the report's unit
-   records and the site's index.  */
-
-static bool spell_block(unsigned long long block, unsigned long units,
-                        unsigned long *unit, unsigned *site)
-{
-    return sampler_units_find_counter((const unsigned long long *)(uintptr_t)block,
-                                      unit, site)
-           && *unit < units;
-}
-
-static void output_subpath_list(const struct sampler_subpath_list *list, void *data)
-{
-    struct report_context *context = data;
-    struct sampler_output *out = context->out;
-    struct sampler_subpath_figures figures;
-    /* Under the report lock: static, not on a signal stack.  */
-    static unsigned long units[1 << SAMPLER_SUBPATH_MAX_LOG2];
-    static unsigned sites[1 << SAMPLER_SUBPATH_MAX_LOG2];
-
-    sampler_subpath_list_figures(list, &figures);
-    sampler_output_text(out, "subpaths\t");
-    sampler_output_decimal(out, 1ULL << figures.max_log2);
-    sampler_output_text(out, figures.all_lengths ? "\tall\t" : "\tosp\t");
-    sampler_output_decimal(out, figures.offered);
-    sampler_output_char(out, '\t');
-    sampler_output_decimal(out, figures.tau_log2);
-    sampler_output_char(out, '\t');
-    sampler_output_decimal(out, figures.capacity);
-    /* Dropped: hash collisions, and the counts of entries whose blocks
-       cannot be named (a unit registered after the report's units).  */
-    unsigned long long dropped = figures.dropped;
-    for (unsigned long i = 0; i < figures.capacity; i++) {
-        unsigned long long count;
-        unsigned long length;
-        const unsigned long long *blocks = sampler_subpath_entry(list, i, &count, &length);
-        for (unsigned long b = 0; blocks != NULL && b < length; b++)
-            if (!spell_block(blocks[b], context->units, &units[b], &sites[b])) {
-                dropped += count;
-                break;
-            }
-    }
-    sampler_output_char(out, '\t');
-    sampler_output_decimal(out, dropped);
-    sampler_output_char(out, '\n');
-    for (unsigned long i = 0; i < figures.capacity; i++) {
-        unsigned long long count;
-        unsigned long length;
-        const unsigned long long *blocks = sampler_subpath_entry(list, i, &count, &length);
-        bool whole = blocks != NULL;
-        for (unsigned long b = 0; whole && b < length; b++)
-            whole = spell_block(blocks[b], context->units, &units[b], &sites[b]);
-        if (!whole)
-            continue;
-        sampler_output_text(out, "subpath\t");
-        sampler_output_decimal(out, count);
-        for (unsigned long b = 0; b < length; b++) {
-            sampler_output_char(out, '\t');
-            sampler_output_decimal(out, units[b]);
-            sampler_output_char(out, ':');
-            sampler_output_decimal(out, sites[b]);
-        }
-        sampler_output_char(out, '\n');
-    }
-}
-
 static const char *program_path(void)
 {
     ssize_t length = readlink("/proc/self/exe", program, sizeof program - 1);
@@ -172,11 +84,11 @@ static const char *program_path(void)
 void sampler_report_records(struct sampler_output *out, const struct sampler_config *config,
                             const struct sampler_report_header *header)
 {
-    struct report_context context = { .out = out, .program = program_path(),
+    struct report_context context = { .report = { .out = out, .program = program_path() },
                                       .first_unit = true };
 
     sampler_output_text(out, "sampler-report\t" REPORT_FORMAT_VERSION "\nprogram\t");
-    sampler_output_field(out, context.program);
+    sampler_output_field(out, context.report.program);
     sampler_output_text(out, "\npid\t");
     sampler_output_decimal(out, (unsigned long long)getpid());
     sampler_output_text(out, "\nsparsity\t");
@@ -224,10 +136,9 @@ void sampler_report_records(struct sampler_output *out, const struct sampler_con
         break;
     }
     sampler_output_char(out, '\n');
-    if (atomic_load_explicit(&sampler_indirect_targets_seen, memory_order_relaxed))
-        sampler_loaded_objects_visit(output_loaded_object, &context);
+    sampler_schemes_report_head(&context.report);
     sampler_units_visit(output_unit, &context);
-    sampler_subpath_lists_visit(output_subpath_list, &context);
+    sampler_schemes_report_tail(&context.report);
     sampler_output_text(out, "end\n");
     sampler_output_flush(out);
 }

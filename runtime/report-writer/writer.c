@@ -26,6 +26,7 @@
 
 #include "sampler.h"
 #include "report-writer.h"
+#include "schemes.h"
 
 /* Weak, so that a fully static program does not drag in the dynamic
    loader's functions (and the linker's warning about them); they are only
@@ -173,11 +174,10 @@ static int write_report(enum sampler_ending ending, int value, bool from_signal)
     if (config == NULL || config->sparsity == 0 || getpid() != sampler_process_pid())
         return -1;
     int saved_errno = errno;
-    /* Objects loaded since (dlopen of a library without units) name
-       targets too; from a signal handler, the list as it was.  */
-    if (!from_signal
-        && atomic_load_explicit(&sampler_indirect_targets_seen, memory_order_relaxed))
-        sampler_loaded_objects_refresh();
+    /* What the schemes' records need that takes locks; from a signal
+       handler, they write what they have.  */
+    if (!from_signal)
+        sampler_schemes_before_report();
     /* The writes are cancellation points: a thread cancelled mid-report
        would leave the lock held.  (Not from a signal handler, where this
        is not async-signal-safe and a crashing thread is not cancelled.)  */
@@ -222,7 +222,7 @@ SAMPLER_EXPORT int sampler_write_report(void)
 static void start_new_sequence(void)
 {
     sampler_units_zero();
-    sampler_subpaths_zero();
+    sampler_schemes_reset();
     sequence.resets++;
     sampler_report_file_forget_previous();
     sequence.final = false;

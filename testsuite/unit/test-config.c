@@ -275,39 +275,6 @@ START_TEST(test_too_long_file_is_reported)
 }
 END_TEST
 
-/* SAMPLER_SUBPATH_TRACE: unset is no trace; a path is kept as given up to
-   the room left for the thread's suffix, a longer one turns sampling off.  */
-START_TEST(test_subpath_trace)
-{
-    char *path = malloc(SAMPLER_PATH_MAX);
-    char err[512];
-    struct sampler_config config;
-
-    ck_assert_ptr_nonnull(path);
-    const struct variable unset[] = { { "SAMPLER_SPARSITY", "10" }, { NULL, NULL } };
-    ck_assert_int_eq(parse(unset, &config, err, sizeof err), 0);
-    ck_assert_str_eq(config.subpath_trace, "");
-
-    size_t longest = SAMPLER_PATH_MAX - SAMPLER_SUBPATH_TRACE_SUFFIX - 1;
-    memset(path, 't', longest);
-    path[longest] = '\0';
-    const struct variable env[] = { { "SAMPLER_SPARSITY", "10" },
-                                    { "SAMPLER_SUBPATH_TRACE", path }, { NULL, NULL } };
-    ck_assert_int_eq(parse(env, &config, err, sizeof err), 0);
-    ck_assert_uint_eq(strlen(config.subpath_trace), longest);
-    ck_assert_int_eq(config.sparsity, 10);
-
-    path[longest] = 't';
-    path[longest + 1] = '\0';
-    ck_assert_int_eq(parse(env, &config, err, sizeof err), -1);
-    ck_assert_ptr_nonnull(strstr(err, "SAMPLER_SUBPATH_TRACE='ttt"));
-    ck_assert_ptr_nonnull(strstr(err, "sampling is off"));
-    ck_assert_int_eq(config.sparsity, 0);
-    ck_assert_str_eq(config.subpath_trace, "");
-    free(path);
-}
-END_TEST
-
 static const char *const bad_descriptors[] = { "-1", "+3", " 3", "3 ", "x", "3x",
                                                "0x3", "2147483648", "99999999999999999999" };
 
@@ -405,7 +372,6 @@ Suite *config_suite(void)
     tcase_add_loop_test(destinations, test_bad_file_is_reported_and_off, 0,
                         sizeof bad_files / sizeof bad_files[0]);
     tcase_add_test(destinations, test_too_long_file_is_reported);
-    tcase_add_test(destinations, test_subpath_trace);
     tcase_add_loop_test(destinations, test_bad_report_fd_is_reported_and_off, 0,
                         sizeof bad_descriptors / sizeof bad_descriptors[0]);
     tcase_add_test(destinations, test_every_bad_variable_gets_its_line);

@@ -144,6 +144,23 @@ static size_t good_values(const struct sampler_setting *setting, char values[][5
     return n;
 }
 
+/* The member a variable's value goes into.  */
+static const char *member_of(const struct variable_ref *ref, const struct sampler_config *config)
+{
+    return (ref->values != NULL ? (const char *)ref->values : (const char *)config)
+           + ref->setting->offset;
+}
+
+static unsigned long long number_at(const char *member, size_t size)
+{
+    switch (size) {
+    case 1: return *(const uint8_t *)member;
+    case 2: return *(const uint16_t *)member;
+    case 4: return *(const uint32_t *)member;
+    default: return *(const uint64_t *)member;
+    }
+}
+
 /* SAMPLER_SPARSITY=10 (unless it is the variable tried) and NAME=VALUE.  */
 struct trial {
     const char *name;
@@ -223,22 +240,46 @@ START_TEST(test_bounds_and_choices_are_held)
         ck_assert_str_eq(err, "");
         if (strcmp(setting->name, "SAMPLER_SPARSITY") != 0)
             ck_assert_int_eq(config.sparsity, 10);
-        const char *member = (refs[_i].values != NULL ? (const char *)refs[_i].values
-                                                       : (const char *)&config)
-                             + setting->offset;
+        const char *member = member_of(&refs[_i], &config);
         if (setting->kind == SAMPLER_SETTING_PATH
             || setting->kind == SAMPLER_SETTING_REPORT_PATTERN) {
             ck_assert_str_eq(member, values[v]);
             continue;
         }
-        unsigned long long got = 0;
-        switch (setting->size) {
-        case 1: got = *(const uint8_t *)member; break;
-        case 2: got = *(const uint16_t *)member; break;
-        case 4: got = *(const uint32_t *)member; break;
-        default: got = *(const uint64_t *)member; break;
-        }
+        unsigned long long got = number_at(member, setting->size);
         ck_assert_msg(got == held[v], "%s=%s held as %llu", setting->name, values[v], got);
+    }
+}
+END_TEST
+
+/* Unset or empty, a variable holds its default, after values were set.  */
+START_TEST(test_unset_and_empty_hold_the_default)
+{
+    struct variable_ref refs[MAX_VARIABLES];
+    size_t count = all_variables(refs, MAX_VARIABLES);
+    ck_assert_uint_gt(count, (size_t)_i);
+    const struct sampler_setting *setting = refs[_i].setting;
+    unsigned long long held[MAX_VALUES];
+    struct sampler_config config;
+    char err[2048];
+
+    (void)good_values(setting, values, held, sizeof values[0]);
+    for (int empty = 0; empty <= 1; empty++) {
+        struct trial set = { setting->name, values[0] };
+        struct trial unset = { setting->name, empty ? "" : NULL };
+        ck_assert_int_eq(sampler_config_parse(lookup_trial, &set, &config, err, sizeof err), 0);
+        ck_assert_int_eq(sampler_config_parse(lookup_trial, &unset, &config, err, sizeof err), 0);
+        const char *member = member_of(&refs[_i], &config);
+        if (setting->kind == SAMPLER_SETTING_PATH
+            || setting->kind == SAMPLER_SETTING_REPORT_PATTERN)
+            ck_assert_str_eq(member, setting->default_text != NULL ? setting->default_text : "");
+        else
+            ck_assert_msg(number_at(member, setting->size)
+                              == (number_at((const char *)&setting->default_number,
+                                            sizeof setting->default_number)
+                                  & (setting->size == 8 ? ~0ULL
+                                                        : (1ULL << (8 * setting->size)) - 1)),
+                          "%s unset: not its default", setting->name);
     }
 }
 END_TEST
@@ -321,6 +362,7 @@ Suite *settings_suite(void)
     tcase_add_test(tables, test_tables_are_complete);
     tcase_add_loop_test(tables, test_bad_values_are_refused, 0, count);
     tcase_add_loop_test(tables, test_bounds_and_choices_are_held, 0, count);
+    tcase_add_loop_test(tables, test_unset_and_empty_hold_the_default, 0, count);
     tcase_add_loop_test(tables, test_bad_values_through_the_environment, 0, count);
     suite_add_tcase(suite, tables);
     return suite;
