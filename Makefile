@@ -25,8 +25,7 @@ GSL_LIBS   := -lgsl -lgslcblas -lm
 RUNTIME_SRCS := $(wildcard runtime/*.c runtime/report-writer/*.c runtime/schemes/*.c \
                             runtime/schemes/*/*.c)
 RUNTIME_HDRS := $(wildcard runtime/*.h runtime/report-writer/*.h runtime/schemes/*/*.h) \
-                runtime/schemes.def \
-                include/sampler.h
+                runtime/schemes.def runtime/sampler-abi.def include/sampler.h
 RUNTIME_OBJS := $(RUNTIME_SRCS:runtime/%.c=$(B)/obj/runtime/%.o)
 PLUGIN_SRCS  := $(wildcard plugin/*.cc plugin/schemes/*.cc)
 PLUGIN_HDRS  := $(wildcard plugin/*.h)
@@ -59,7 +58,7 @@ DEPS := gcc g++ make gcc-12-plugin-dev libgsl-dev check pkg-config valgrind pyth
 BENCH_DEPS := autoconf automake libtool tcl libfl-dev
 all: $(PLUGIN) $(LIBA) $(LIBSO) $(WRAPPER) $(HEADER) $(PCFILE) $(REPORT_TOOL)
 
-$(B)/obj/plugin/%.o: plugin/%.cc $(PLUGIN_HDRS) runtime/sampler-abi.h runtime/schemes.def
+$(B)/obj/plugin/%.o: plugin/%.cc $(PLUGIN_HDRS) runtime/sampler-abi.h runtime/sampler-abi.def runtime/schemes.def
 	@mkdir -p $(@D)
 	$(CXX) $(PLUGIN_CXXFLAGS) -c $< -o $@
 
@@ -80,7 +79,7 @@ $(LIBSO): $(RUNTIME_OBJS)
 	$(CC) -shared -Wl,-soname,libsampler.so.0 -Wl,-z,defs -o $@ $^ -lm -lpthread
 	ln -sf libsampler.so.0 $(B)/lib/libsampler.so
 
-$(REPORT_TOOL): $(REPORT_SRCS) $(REPORT_HDRS) runtime/sampler-abi.h runtime/schemes.def
+$(REPORT_TOOL): $(REPORT_SRCS) $(REPORT_HDRS) runtime/sampler-abi.h runtime/sampler-abi.def runtime/schemes.def
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) -Itools/report -Iruntime -o $@ $(REPORT_SRCS) $(GSL_LIBS)
 
@@ -136,7 +135,7 @@ FUZZ_CFLAGS  := -std=c11 -O1 -g -Wall -Wextra -D_GNU_SOURCE $(FUZZ_SANITIZE) \
 FUZZ_OBJS    := $(patsubst tools/report/%.c,$(B)/fuzz/obj/%.o,$(filter-out tools/report/main.c,$(REPORT_SRCS)))
 FUZZ_BINS    := $(FUZZ_KINDS:%=$(B)/fuzz/fuzz-%)
 
-$(B)/fuzz/obj/%.o: tools/report/%.c $(REPORT_HDRS) runtime/sampler-abi.h runtime/schemes.def
+$(B)/fuzz/obj/%.o: tools/report/%.c $(REPORT_HDRS) runtime/sampler-abi.h runtime/sampler-abi.def runtime/schemes.def
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 

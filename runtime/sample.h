@@ -6,9 +6,11 @@
    the thread's next countdown itself, so that the call site only
    decrements, tests and, rarely, calls.
 
-   The integer ones are SAMPLER_PRESERVING (see sampler-internal.h): on
-   x86-64 the plugin calls them from asm statements that clobber nothing
-   but the countdown.  */
+   The integer ones are SAMPLER_PRESERVING (sampler-abi.h): on x86-64 the
+   plugin calls them from asm statements that clobber nothing but the
+   countdown.  Their declarations, from the registry (sampler-abi.def and
+   schemes.def), give their definitions the attribute; the definitions
+   say it again, for the reader.  */
 #ifndef SAMPLER_SAMPLE_H
 #define SAMPLER_SAMPLE_H
 

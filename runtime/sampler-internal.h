@@ -157,22 +157,11 @@ long sampler_stream_next(struct sampler_stream *stream);
    returns), without a trip through the PLT.  */
 long sampler_countdown_next(void);
 
-/* On x86-64, the slow path of instrumented code calls the runtime from an
-   asm statement that tells the compiler only which registers carry the
-   arguments and the result: so that the calls do not make the compiler
-   keep the function's values in callee-saved registers, whose saving
-   would cost the fast path too.  The functions it calls save every
-   register they change (SAMPLER_PRESERVING); they use no vector or x87
-   register, and run code that does (drawing countdowns, starting a
-   thread) through sampler_call_saving_vectors.  */
 #if defined(__x86_64__)
-#define SAMPLER_PRESERVING \
-    __attribute__((no_caller_saved_registers, target("general-regs-only")))
 /* Calls fn with the vector and x87 state saved (xsave, or fxsave where
-   the processor or system lacks it) and restored around it.  */
+   the processor or system lacks it) and restored around it: how
+   SAMPLER_PRESERVING code (sampler-abi.h) runs code that uses them.  */
 long sampler_call_saving_vectors(long (*fn)(void));
-#else
-#define SAMPLER_PRESERVING
 #endif
 
 /* The head of a thread's stream of countdowns, drawn ahead into a bank;
