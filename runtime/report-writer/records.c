@@ -110,31 +110,20 @@ void sampler_report_records(struct sampler_output *out, const struct sampler_con
         sampler_output_decimal(out, header->resets);
         sampler_output_char(out, '\n');
     }
-    switch (header->ending) {
-    case SAMPLER_INTERIM:
-        sampler_output_text(out, "interim\t");
+    /* How the image ended, or the interim report's number.  */
+    static const char *const endings[] = {
+        [SAMPLER_INTERIM] = "interim\t",
+        [SAMPLER_EXIT_STATUS] = "exit\tstatus\t",
+        [SAMPLER_EXIT_SIGNAL] = "exit\tsignal\t",
+        [SAMPLER_EXIT_EXEC] = "exit\texec",
+        [SAMPLER_EXIT_UNDERSCORE] = "exit\t_exit\t",
+        [SAMPLER_EXIT_QUICK] = "exit\tquick_exit\t",
+    };
+    sampler_output_text(out, endings[header->ending]);
+    if (header->ending == SAMPLER_INTERIM)
         sampler_output_decimal(out, header->interim);
-        break;
-    case SAMPLER_EXIT_STATUS:
-        sampler_output_text(out, "exit\tstatus\t");
+    else if (header->ending != SAMPLER_EXIT_EXEC)
         sampler_output_decimal(out, (unsigned long long)header->value);
-        break;
-    case SAMPLER_EXIT_SIGNAL:
-        sampler_output_text(out, "exit\tsignal\t");
-        sampler_output_decimal(out, (unsigned long long)header->value);
-        break;
-    case SAMPLER_EXIT_EXEC:
-        sampler_output_text(out, "exit\texec");
-        break;
-    case SAMPLER_EXIT_UNDERSCORE:
-        sampler_output_text(out, "exit\t_exit\t");
-        sampler_output_decimal(out, (unsigned long long)header->value);
-        break;
-    case SAMPLER_EXIT_QUICK:
-        sampler_output_text(out, "exit\tquick_exit\t");
-        sampler_output_decimal(out, (unsigned long long)header->value);
-        break;
-    }
     sampler_output_char(out, '\n');
     sampler_schemes_report_head(&context.report);
     sampler_units_visit(output_unit, &context);

@@ -43,6 +43,17 @@ static size_t all_variables(struct variable_ref *refs, size_t room)
 #define MAX_VARIABLES 64
 #define MAX_VALUES 16
 
+/* The I-th variable of all the tables.  */
+static struct variable_ref variable_at(int i)
+{
+    struct variable_ref refs[MAX_VARIABLES];
+    size_t count = all_variables(refs, MAX_VARIABLES);
+
+    ck_assert_uint_le(count, MAX_VARIABLES);
+    ck_assert_uint_gt(count, (size_t)i);
+    return refs[i];
+}
+
 /* The values SETTING refuses, from its kind and range, into VALUES (each
    up to SIZE bytes); returns how many.  */
 static size_t bad_values(const struct sampler_setting *setting, char values[][5000],
@@ -202,11 +213,7 @@ static char values[MAX_VALUES][5000];
 
 START_TEST(test_bad_values_are_refused)
 {
-    struct variable_ref refs[MAX_VARIABLES];
-    size_t count = all_variables(refs, MAX_VARIABLES);
-    ck_assert_uint_le(count, MAX_VARIABLES);
-    ck_assert_uint_gt(count, (size_t)_i);
-    const struct sampler_setting *setting = refs[_i].setting;
+    const struct sampler_setting *setting = variable_at(_i).setting;
     size_t n = bad_values(setting, values, sizeof values[0]);
 
     ck_assert_uint_gt(n, 0);
@@ -224,10 +231,8 @@ END_TEST
 
 START_TEST(test_bounds_and_choices_are_held)
 {
-    struct variable_ref refs[MAX_VARIABLES];
-    size_t count = all_variables(refs, MAX_VARIABLES);
-    ck_assert_uint_gt(count, (size_t)_i);
-    const struct sampler_setting *setting = refs[_i].setting;
+    struct variable_ref ref = variable_at(_i);
+    const struct sampler_setting *setting = ref.setting;
     unsigned long long held[MAX_VALUES];
     size_t n = good_values(setting, values, held, sizeof values[0]);
 
@@ -240,7 +245,7 @@ START_TEST(test_bounds_and_choices_are_held)
         ck_assert_str_eq(err, "");
         if (strcmp(setting->name, "SAMPLER_SPARSITY") != 0)
             ck_assert_int_eq(config.sparsity, 10);
-        const char *member = member_of(&refs[_i], &config);
+        const char *member = member_of(&ref, &config);
         if (setting->kind == SAMPLER_SETTING_PATH
             || setting->kind == SAMPLER_SETTING_REPORT_PATTERN) {
             ck_assert_str_eq(member, values[v]);
@@ -255,10 +260,8 @@ END_TEST
 /* Unset or empty, a variable holds its default, after values were set.  */
 START_TEST(test_unset_and_empty_hold_the_default)
 {
-    struct variable_ref refs[MAX_VARIABLES];
-    size_t count = all_variables(refs, MAX_VARIABLES);
-    ck_assert_uint_gt(count, (size_t)_i);
-    const struct sampler_setting *setting = refs[_i].setting;
+    struct variable_ref ref = variable_at(_i);
+    const struct sampler_setting *setting = ref.setting;
     unsigned long long held[MAX_VALUES];
     struct sampler_config config;
     char err[2048];
@@ -269,7 +272,7 @@ START_TEST(test_unset_and_empty_hold_the_default)
         struct trial unset = { setting->name, empty ? "" : NULL };
         ck_assert_int_eq(sampler_config_parse(lookup_trial, &set, &config, err, sizeof err), 0);
         ck_assert_int_eq(sampler_config_parse(lookup_trial, &unset, &config, err, sizeof err), 0);
-        const char *member = member_of(&refs[_i], &config);
+        const char *member = member_of(&ref, &config);
         if (setting->kind == SAMPLER_SETTING_PATH
             || setting->kind == SAMPLER_SETTING_REPORT_PATTERN)
             ck_assert_str_eq(member, setting->default_text != NULL ? setting->default_text : "");
@@ -288,10 +291,8 @@ END_TEST
    one warning line, and its configuration has sampling off.  */
 START_TEST(test_bad_values_through_the_environment)
 {
-    struct variable_ref refs[MAX_VARIABLES];
-    size_t count = all_variables(refs, MAX_VARIABLES);
-    ck_assert_uint_gt(count, (size_t)_i);
-    const struct sampler_setting *setting = refs[_i].setting;
+    struct variable_ref ref = variable_at(_i);
+    const struct sampler_setting *setting = ref.setting;
     size_t n = bad_values(setting, values, sizeof values[0]);
 
     for (size_t v = 0; v < n; v++) {
