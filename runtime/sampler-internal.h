@@ -52,7 +52,7 @@ extern const struct sampler_settings sampler_process_settings;
 /* The I-th table of environment variables: the process's (I = 0, whose
    values go into struct sampler_config: *VALUES NULL), then each scheme's
    that has one, in registry order (*SCHEME its name, *VALUES its
-   storage).  NULL past the last.  For tests and the documentation.  */
+   storage).  NULL past the last.  */
 const struct sampler_settings *sampler_settings_table(size_t i, const char **scheme,
                                                       void **values);
 
