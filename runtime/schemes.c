@@ -1,5 +1,6 @@
 /* The schemes' runtime descriptors (schemes.h), in registry order, and
    the calls of their hooks.  */
+#include "field.h"
 #include "schemes.h"
 
 static const struct sampler_runtime_scheme *const runtime_schemes[] = {
@@ -24,14 +25,21 @@ void sampler_schemes_fork_child(void) { CALL_EACH(fork_child); }
 void sampler_schemes_reset(void) { CALL_EACH(reset); }
 void sampler_schemes_before_report(void) { CALL_EACH(before_report); }
 
+/* A field report leaves out the records of the schemes it withholds, as
+   it leaves out their sites.  */
+#define CALL_EACH_SENT(hook, ...)                                            \
+    for (size_t i_ = 0; i_ < SAMPLER_N_SCHEMES; i_++)                        \
+        if (runtime_schemes[i_]->hook != NULL && sampler_field_scheme_sent(i_)) \
+            runtime_schemes[i_]->hook(__VA_ARGS__)
+
 void sampler_schemes_report_head(struct sampler_report_context *report)
 {
-    CALL_EACH(report_head, report);
+    CALL_EACH_SENT(report_head, report);
 }
 
 void sampler_schemes_report_tail(struct sampler_report_context *report)
 {
-    CALL_EACH(report_tail, report);
+    CALL_EACH_SENT(report_tail, report);
 }
 
 const struct sampler_settings *sampler_settings_table(size_t i, const char **scheme,

@@ -20,7 +20,8 @@
    what they may refer to.  */
 struct sampler_report_context {
     struct sampler_output *out;
-    const char *program;    /* the program's path, for an object without a name */
+    const char *program;    /* the program's path as the report shows it,
+                               for an object without a name */
     unsigned long units;    /* unit records written so far: a record after
                                them names a unit by its place among them */
 };
@@ -46,7 +47,9 @@ struct sampler_runtime_scheme {
     /* The scheme's records, after the report's header and before the
        units (what the units' counters refer to), or after the units
        (what refers to them).  Under the report lock, maybe in a signal
-       handler: async-signal-safe, no allocation.  */
+       handler: async-signal-safe, no allocation.  Not called for a field
+       report that withholds the scheme (field.h); a path the records show
+       goes through sampler_field_shown_path.  */
     void (*report_head)(struct sampler_report_context *report);
     void (*report_tail)(struct sampler_report_context *report);
 };

@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "field.h"
 #include "report-writer.h"
 
 /* Suffixes tried after the name itself: .1 up to this.  */
@@ -153,16 +154,18 @@ static bool is_own_leftover(const char *path)
 static int create_temporary(char *temporary)
 {
     const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY;
-    int fd = open(temporary, flags, 0666);
+    /* A field report is the user's private business until it is sent.  */
+    const mode_t mode = sampler_field_active() ? 0600 : 0666;
+    int fd = open(temporary, flags, mode);
 
     if (fd < 0 && errno == ENOENT && make_parent_directories(temporary) == 0)
-        fd = open(temporary, flags, 0666);
+        fd = open(temporary, flags, mode);
     if (fd < 0 && errno == EEXIST) {
         if (!is_own_leftover(temporary) || unlink(temporary) != 0) {
             errno = EEXIST;
             return -1;
         }
-        fd = open(temporary, flags, 0666);
+        fd = open(temporary, flags, mode);
     }
     return fd;
 }
@@ -324,4 +327,9 @@ int sampler_report_to_file(struct sampler_output *out, const struct sampler_conf
 void sampler_report_file_forget_previous(void)
 {
     sequence.has_previous = false;
+}
+
+const char *sampler_report_file_previous(void)
+{
+    return scratch.previous;
 }

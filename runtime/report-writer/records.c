@@ -1,5 +1,6 @@
 /* What a report says, record by record (runtime/report-format.md): the
-   header (program, pid, sparsity, seed, parent, resets, how the image
+   header (program, pid, sparsity, seed, the run id and release, a field
+   report's withheld schemes and drops, parent, resets, how the image
    ended), the schemes' records that come before the units, the objects
    and units with the counters of every site that counted anything, the
    schemes' records that come after them (runtime/schemes.h), and `end'.  The writer
@@ -11,7 +12,9 @@
 #include <stdint.h>
 #include <unistd.h>
 
+#include "field.h"
 #include "report-writer.h"
+#include "run-id.h"
 #include "schemes.h"
 
 #define REPORT_FORMAT_VERSION "1"
@@ -36,7 +39,8 @@ static void output_unit(const struct __sampler_unit *unit, const char *object,
        object changes.  */
     if (context->first_unit || object != context->object) {
         sampler_output_text(out, "object\t");
-        sampler_output_field(out, object != NULL ? object : context->report.program);
+        sampler_output_field(out, object != NULL ? sampler_field_shown_path(object)
+                                                 : context->report.program);
         sampler_output_char(out, '\n');
         context->first_unit = false;
         context->object = object;
@@ -48,7 +52,8 @@ static void output_unit(const struct __sampler_unit *unit, const char *object,
     sampler_output_char(out, '\t');
     sampler_output_decimal(out, unit->n_counters);
     sampler_output_char(out, '\t');
-    sampler_output_field(out, unit->source != NULL ? unit->source : "");
+    sampler_output_field(out, unit->source != NULL ? sampler_field_shown_path(unit->source)
+                                                   : "");
     sampler_output_char(out, '\n');
     context->report.units++;
 
@@ -56,6 +61,8 @@ static void output_unit(const struct __sampler_unit *unit, const char *object,
         unsigned first = unit->site_offsets[site];
         unsigned end = unit->site_offsets[site + 1];
         unsigned i = first;
+        if (!sampler_field_site_sent(unit, site))
+            continue;
         /* Other threads may still be counting: read the slots the way
            instrumented code writes them.  */
         while (i < end && __atomic_load_n(&unit->counters[i], __ATOMIC_RELAXED) == 0)
@@ -81,10 +88,51 @@ static const char *program_path(void)
     return program_invocation_name != NULL ? program_invocation_name : "";
 }
 
+/* The records of docs/remote.md: the sequence's run id in every report;
+   the release a program carries; in a field report, the schemes left out
+   and the reports dropped from the store before it.  */
+static void output_release_records(struct sampler_output *out,
+                                   const struct sampler_report_header *header)
+{
+    char run_id[2 * SAMPLER_RUN_ID_BYTES + 1];
+    const struct sampler_release *release = sampler_release_carried();
+
+    sampler_run_id_format(header->run_id, run_id);
+    sampler_output_text(out, "run-id\t");
+    sampler_output_text(out, run_id);
+    sampler_output_char(out, '\n');
+    if (release != NULL) {
+        sampler_output_text(out, "release\t");
+        sampler_output_field(out, release->product);
+        sampler_output_char(out, '\t');
+        sampler_output_field(out, release->version);
+        sampler_output_char(out, '\n');
+    }
+    if (!sampler_field_active())
+        return;
+    bool first = true;
+    for (unsigned id = 0; id < SAMPLER_N_SCHEMES; id++) {
+        if (sampler_field_scheme_sent(id))
+            continue;
+        sampler_output_text(out, first ? "withheld\t" : ",");
+        sampler_output_text(out, sampler_scheme_name(id));
+        first = false;
+    }
+    if (!first)
+        sampler_output_char(out, '\n');
+    if (header->dropped > 0) {
+        sampler_output_text(out, "dropped\t");
+        sampler_output_decimal(out, header->dropped);
+        sampler_output_char(out, '\n');
+    }
+}
+
 void sampler_report_records(struct sampler_output *out, const struct sampler_config *config,
                             const struct sampler_report_header *header)
 {
-    struct report_context context = { .report = { .out = out, .program = program_path() },
+    /* A field report names files by their last component only.  */
+    const char *shown_program = sampler_field_shown_path(program_path());
+    struct report_context context = { .report = { .out = out, .program = shown_program },
                                       .first_unit = true };
 
     sampler_output_text(out, "sampler-report\t" REPORT_FORMAT_VERSION "\nprogram\t");
@@ -100,6 +148,7 @@ void sampler_report_records(struct sampler_output *out, const struct sampler_con
     sampler_output_text(out, "\nseed\t");
     sampler_output_decimal(out, config->seed);
     sampler_output_char(out, '\n');
+    output_release_records(out, header);
     if (header->parent > 0) {
         sampler_output_text(out, "parent\t");
         sampler_output_decimal(out, (unsigned long long)header->parent);

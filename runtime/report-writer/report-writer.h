@@ -26,6 +26,8 @@ struct sampler_report_header {
     unsigned long long interim;     /* an interim report's number, from 1 */
     unsigned long long resets;      /* sampler_reset calls so far */
     long parent;                    /* the pid forked from; 0: none */
+    const unsigned char *run_id;    /* the sequence's, SAMPLER_RUN_ID_BYTES */
+    unsigned long long dropped;     /* a field report's `dropped' record */
 };
 
 /* Writes the whole report, from the first record to `end', and flushes.  */
@@ -58,6 +60,10 @@ int sampler_report_to_file(struct sampler_output *out, const struct sampler_conf
 
 /* The next report starts a new file (a new sequence).  */
 void sampler_report_file_forget_previous(void);
+
+/* The name of the sequence's last report file (after a successful
+   sampler_report_to_file, the report just written).  */
+const char *sampler_report_file_previous(void);
 
 /* ---- writer.c ------------------------------------------------------------ */
 

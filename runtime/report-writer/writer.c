@@ -25,7 +25,9 @@
 #include <unistd.h>
 
 #include "sampler.h"
+#include "field.h"
 #include "report-writer.h"
+#include "run-id.h"
 #include "schemes.h"
 
 /* Weak, so that a fully static program does not drag in the dynamic
@@ -56,6 +58,9 @@ static struct {
     unsigned long long interims; /* interim reports written */
     unsigned long long resets;   /* sampler_reset calls (and failed execs) */
     bool interim_failed;         /* the last interim report could not be written */
+    bool has_run_id;             /* run_id is drawn (at the first report) */
+    unsigned char run_id[SAMPLER_RUN_ID_BYTES];
+    unsigned long long dropped;  /* a field report's drops, carried on */
 } sequence;
 
 /* ---- Destinations ------------------------------------------------------- */
@@ -143,13 +148,29 @@ static int write_due_report(const struct sampler_config *config,
     /* Interim reports that keep failing (a full disk, every
        SAMPLER_INTERVAL seconds) warn once, until one is written.  */
     quiet_failure = ending == SAMPLER_INTERIM && sequence.interim_failed;
+    if (!sequence.has_run_id) {
+        sampler_run_id_new(sequence.run_id);
+        sequence.has_run_id = true;
+    }
+    /* A field report carries the drops of its sequence's earlier reports,
+       which it replaces, and those waiting in the store.  */
+    struct sampler_store_session store = { .lock_fd = -1, .waiting = 0 };
+    bool field = sampler_field_active() && config->report_fd < 0;
+    if (field)
+        sampler_store_begin(&store);
     const struct sampler_report_header header = {
         .ending = ending, .value = value, .interim = sequence.interims + 1,
-        .resets = sequence.resets, .parent = parent_pid,
+        .resets = sequence.resets, .parent = parent_pid, .run_id = sequence.run_id,
+        .dropped = sequence.dropped + store.waiting,
     };
     int result = config->report_fd >= 0 ? write_to_descriptor(config, &header)
                                         : sampler_report_to_file(&report_output, config,
                                                                  &header);
+    if (field) {
+        if (result == 0)
+            sequence.dropped = header.dropped;
+        sampler_store_end(&store, result == 0, sampler_report_file_previous());
+    }
     quiet_failure = false;
     if (ending == SAMPLER_INTERIM) {
         sequence.interims += result == 0;
@@ -225,6 +246,8 @@ static void start_new_sequence(void)
     sampler_schemes_reset();
     sequence.resets++;
     sampler_report_file_forget_previous();
+    sequence.has_run_id = false;
+    sequence.dropped = 0;
     sequence.final = false;
     sequence.exec_written = false;
 }
@@ -272,7 +295,8 @@ static void report_at_exit(int status, void *unused)
 {
     (void)unused;
     /* The status as the parent sees it (WEXITSTATUS).  */
-    (void)sampler_report_write(SAMPLER_EXIT_STATUS, status & 0xff);
+    if (sampler_report_write(SAMPLER_EXIT_STATUS, status & 0xff) == 0)
+        sampler_field_after_exit_report();
 }
 
 void sampler_report_fork_prepare(void)

@@ -5,6 +5,7 @@
    records, before the units), with the objects loaded since the last
    report; a report from a signal handler lists them as they were, since
    the loader cannot be asked there (units.c keeps the list).  */
+#include "field.h"
 #include "hot-list.h"
 #include "schemes.h"
 
@@ -47,7 +48,8 @@ static void write_loaded_object(const struct sampler_loaded_object *object, void
     sampler_output_char(out, '\t');
     sampler_output_decimal(out, object->end);
     sampler_output_char(out, '\t');
-    sampler_output_field(out, object->name != NULL ? object->name : report->program);
+    sampler_output_field(out, object->name != NULL ? sampler_field_shown_path(object->name)
+                                                   : report->program);
     sampler_output_char(out, '\n');
 }
 
