@@ -18,7 +18,8 @@
 # copied to one path for both, and libc and libm are preloaded, so that
 # they are mapped where they are whatever the size of libsampler.so.  The
 # `pid' and `parent' records differ from run to run and are left out, and
-# so are the addresses in the `loaded' record of libsampler.so itself.
+# so are the addresses in the `loaded' record of libsampler.so itself and
+# the random number of the `run-id' record.
 # Then the last program runs with bad settings, and each build's warnings
 # are compared.
 # Prints IDENTICAL and the counts, or what differs (exit 1).
@@ -99,7 +100,8 @@ for entry in $programs; do
             for f in $(ls | sort -t- -k1,1n -k2,2n -k3,3n); do
                 n=$((n + 1))
                 grep -v -e '^pid	' -e '^parent	' "$f" \
-                    | sed 's|^loaded	[0-9]*	[0-9]*	[0-9]*	\(.*/libsampler\.so\.0\)$|loaded	-	-	-	\1|' \
+                    | sed -e 's|^loaded	[0-9]*	[0-9]*	[0-9]*	\(.*/libsampler\.so\.0\)$|loaded	-	-	-	\1|' \
+                          -e 's|^run-id	[0-9a-f]*$|run-id	-|' \
                     >"run-$n"
                 rm "$f"
             done)
