@@ -33,8 +33,10 @@ PLUGIN_CXXFLAGS := -std=gnu++14 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 
 GSL_LIBS   := -lgsl -lgslcblas -lm
 
-RUNTIME_SRCS := $(wildcard runtime/*.c runtime/schemes/*.c)
-RUNTIME_HDRS := $(wildcard runtime/*.h) runtime/schemes.def include/sampler.h
+RUNTIME_SRCS := $(wildcard runtime/*.c runtime/report-writer/*.c runtime/schemes/*.c \
+                            runtime/schemes/*/*.c)
+RUNTIME_HDRS := $(wildcard runtime/*.h runtime/report-writer/*.h runtime/schemes/*/*.h) \
+                runtime/schemes.def runtime/sampler-abi.def include/sampler.h
 RUNTIME_OBJS := $(RUNTIME_SRCS:runtime/%.c=$(B)/obj/runtime/%.o)
 # The plugin's folders follow its pipeline (docs/design.md, "Source
 # files"): passes/, sites/, transform/, support/, and schemes/ with a file
@@ -128,7 +130,7 @@ $(TOOLCHAIN):
 	rm -rf $@ && mv $@.new $@
 endif
 
-$(B)/obj/plugin-gcc-$(GCC_MAJOR)/%.o: plugin/%.cc $(PLUGIN_HDRS) runtime/sampler-abi.h runtime/schemes.def | plugin-headers
+$(B)/obj/plugin-gcc-$(GCC_MAJOR)/%.o: plugin/%.cc $(PLUGIN_HDRS) runtime/sampler-abi.h runtime/sampler-abi.def runtime/schemes.def | plugin-headers
 	@mkdir -p $(@D)
 	$(CXX) $(PLUGIN_CXXFLAGS) -c $< -o $@
 
@@ -159,7 +161,7 @@ $(LIBSO): $(RUNTIME_OBJS)
 	ln -sf libsampler.so.0 $(B)/lib/libsampler.so
 
 $(REPORT_TOOL): $(REPORT_SRCS) $(REPORT_HDRS) $(STORE_SRCS) $(STORE_HDRS) runtime/sampler-abi.h \
-                runtime/schemes.def
+                runtime/sampler-abi.def runtime/schemes.def
 	@mkdir -p $(@D)
 	$(CC) $(REPORT_CFLAGS) -o $@ $(REPORT_SRCS) $(STORE_SRCS) $(GSL_LIBS) $(STORE_LIBS)
 
@@ -221,9 +223,9 @@ deps:
 	DEBIAN_FRONTEND=noninteractive apt-get install -y $(DEPS) $(BENCH_DEPS)
 
 check: all
+	$(MAKE) check-docs
 	$(MAKE) check-unit
 	$(MAKE) check-plugin
-	$(MAKE) check-docs
 	$(MAKE) check-report
 	$(MAKE) check-fuzz
 	$(MAKE) check-run
@@ -278,7 +280,7 @@ FUZZ_OBJS    := $(patsubst tools/report/%.c,$(B)/fuzz/obj/%.o,$(filter-out tools
                 $(STORE_SRCS:tools/collect/%.c=$(B)/fuzz/obj/collect/%.o)
 FUZZ_BINS    := $(FUZZ_KINDS:%=$(B)/fuzz/fuzz-%)
 
-$(B)/fuzz/obj/%.o: tools/report/%.c $(REPORT_HDRS) runtime/sampler-abi.h runtime/schemes.def
+$(B)/fuzz/obj/%.o: tools/report/%.c $(REPORT_HDRS) runtime/sampler-abi.h runtime/sampler-abi.def runtime/schemes.def
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
@@ -306,10 +308,19 @@ check-plugin: all
 	testsuite/plugin/run-plugin-tests.sh $(abspath $(B))
 	testsuite/plugin/arguments/run-argument-tests.py $(abspath $(B))
 
-# The README's table of plugin arguments is the one the plugin's table
-# (plugin/arguments.def) generates: -fplugin-arg-sampler-help=markdown.
-check-docs: $(PLUGIN)
+# The documentation's tables that come from the code's own tables: the
+# README's table of plugin arguments is the one the plugin's table
+# (plugin/arguments.def) generates (-fplugin-arg-sampler-help=markdown);
+# its environment variables come from the runtime's settings
+# (`testsuite/tools/check-doc-tables.sh env build --print' prints them).
+SETTINGS_TABLE := $(B)/testsuite/tools/settings-table
+$(SETTINGS_TABLE): testsuite/tools/settings-table.c $(RUNTIME_HDRS) $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) -Iruntime -Iinclude -o $@ $< $(LIBA) -lm -pthread
+
+check-docs: all $(SETTINGS_TABLE)
 	testsuite/plugin/arguments/check-readme-table.sh $(abspath $(B)) README.md
+	testsuite/tools/check-doc-tables.sh env $(abspath $(B))
 
 # The example of Liblit et al. (PLDI 2003), built with the wrapper and run at three sparsities.
 demo: all

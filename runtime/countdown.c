@@ -24,6 +24,7 @@
 #include "sampler.h"
 #include "sampler-abi.h"
 #include "sampler-internal.h"
+#include "schemes.h"
 
 SAMPLER_EXPORT __thread long __sampler_countdown
     __attribute__((tls_model("initial-exec"))) = 0;
@@ -283,7 +284,7 @@ __thread struct sampler_stream *sampler_thread_stream
 
 static void release_thread_stream(void *stream)
 {
-    sampler_subpaths_cut();
+    sampler_schemes_thread_exit();
     sampler_thread_stream = NULL;
     sampler_stream_free(stream);
 }
