@@ -161,6 +161,7 @@ check-fuzz: fuzz-build
 
 check-plugin: all
 	testsuite/plugin/run-plugin-tests.sh $(abspath $(B))
+	testsuite/plugin/cxx/run-cxx-tests.sh $(abspath $(B))
 	testsuite/plugin/arguments/run-argument-tests.py $(abspath $(B))
 
 # The README's table of plugin arguments is the one the plugin's table

@@ -21,9 +21,10 @@ trap 'rm -rf "$scratch"' EXIT
 # checks, NAME.O2.expected holds them for -O2 (and -O3, unless
 # NAME.O3.expected does).  `check' is asserted weightless, so that its
 # calls are sites and nothing else: an unknown function would end a region
-# at each call.
-for src in "$here"/shapes/*.c; do
-    name=$(basename "$src" .c)
+# at each call.  NAME.cc is C++, compiled with g++.
+for src in "$here"/shapes/*.c "$here"/shapes/*.cc; do
+    name=$(basename "$src"); name=${name%.*}
+    case $src in *.cc) compiler=g++ ;; *) compiler=gcc ;; esac
     args="$(cat "$here/shapes/$name.args" 2>/dev/null) -fplugin-arg-sampler-weightless=check"
     for opt in -O0 -O2 "-O3 -g"; do
         expected=$here/shapes/$name.expected
@@ -32,7 +33,7 @@ for src in "$here"/shapes/*.c; do
             [ -f "$here/shapes/$name.$level.expected" ] && expected=$here/shapes/$name.$level.expected
         done
         rm -f "$scratch/dump"
-        if ! gcc $opt -fchecking -fplugin="$plugin" $args \
+        if ! $compiler $opt -fchecking -fplugin="$plugin" $args \
                 -fplugin-arg-sampler-dump="$scratch/dump" \
                 -c "$src" -o "$scratch/$name.o" 2>"$scratch/err"; then
             fail "shape $name $opt: compile" "$scratch/err"
