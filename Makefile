@@ -39,6 +39,12 @@ REPORT_SRCS := $(wildcard tools/report/*.c tools/report/schemes/*.c)
 REPORT_HDRS := $(wildcard tools/report/*.h tools/report/schemes/*.h)
 REPORT_TOOL := $(B)/bin/sampler-report
 
+RELEASE_TOOL := $(B)/bin/sampler-release
+SUBMIT_SRCS := $(wildcard tools/submit/*.c) runtime/release.c
+SUBMIT_HDRS := $(wildcard tools/submit/*.h) runtime/release.h
+SUBMIT_TOOL := $(B)/bin/sampler-submit
+SUBMIT_UNITS := $(B)/lib/systemd/user/sampler-submit.service $(B)/lib/systemd/user/sampler-submit.timer
+
 PLUGIN     := $(B)/lib/sampler/sampler.so
 LIBA       := $(B)/lib/libsampler.a
 LIBSO      := $(B)/lib/libsampler.so.0
@@ -46,21 +52,28 @@ WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-docs check-paths check-run check-rates check-report check-schemes check-runtime check-torture check-torture-ci check-case-study check-real check-csmith install clean bench demo deps
+.PHONY: all evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-docs check-paths check-run check-rates check-report check-schemes check-runtime check-remote check-torture check-torture-ci check-case-study check-real check-csmith check-sql sql-deps install clean bench demo deps
 
 # What a fresh Debian bookworm machine needs (run as root).
 # The real-program recipes (testsuite/real/packages/*.sh) say what they need
 # to build and run their suites; csmith generates the random programs;
 # libc6-dbg has the symbols that name libc's functions chosen by an IFUNC
-# (__strcmp_avx2) as indirect-call targets (testsuite/values).
+# (__strcmp_avx2) as indirect-call targets (testsuite/values);
+# sampler-submit sends with libcurl and gzips with zlib, and its tests
+# make a certificate with openssl.
+# npm for DuckDB (check-sql): Debian's nodejs and npm, unless a Node.js with
+# npm is installed already (NodeSource's nodejs bundles npm and conflicts
+# with Debian's npm package).
+NODE_DEPS := $(if $(shell command -v npm 2>/dev/null),,nodejs npm)
 REAL_DEPS := $(shell testsuite/real/run-real.sh --deps)
 DEPS := gcc g++ make gcc-12-plugin-dev libgsl-dev check pkg-config valgrind python3 \
         gcc-12-source dpkg-dev sqlite3 csmith libcsmith-dev clang libclang-rt-14-dev \
-        libc6-dbg $(REAL_DEPS)
+        libc6-dbg libcurl4-openssl-dev zlib1g-dev openssl postgresql $(NODE_DEPS) $(REAL_DEPS)
 # What `make bench` needs to build its programs: jq's autoreconf, the
 # sqlite3 amalgamation (tclsh), bc (flex's libl).
 BENCH_DEPS := autoconf automake libtool tcl libfl-dev
-all: $(PLUGIN) $(LIBA) $(LIBSO) $(WRAPPER) $(HEADER) $(PCFILE) $(REPORT_TOOL)
+all: $(PLUGIN) $(LIBA) $(LIBSO) $(WRAPPER) $(HEADER) $(PCFILE) $(REPORT_TOOL) $(RELEASE_TOOL) \
+     $(SUBMIT_TOOL) $(SUBMIT_UNITS)
 
 $(B)/obj/plugin/%.o: plugin/%.cc $(PLUGIN_HDRS) runtime/sampler-abi.h runtime/schemes.def
 	@mkdir -p $(@D)
@@ -86,6 +99,28 @@ $(LIBSO): $(RUNTIME_OBJS)
 $(REPORT_TOOL): $(REPORT_SRCS) $(REPORT_HDRS) runtime/sampler-abi.h runtime/schemes.def
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) -Itools/report -Iruntime -o $@ $(REPORT_SRCS) $(GSL_LIBS)
+
+# Checks release configurations and makes the object a release carries
+# (docs/remote.md); the runtime's own parser.
+$(RELEASE_TOOL): tools/release/sampler-release.c runtime/release.c runtime/release.h \
+                 runtime/sampler-abi.h runtime/schemes.def
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) -Iruntime -o $@ tools/release/sampler-release.c runtime/release.c
+
+# Sends the reports of field runs to their collectors (docs/remote.md).
+$(SUBMIT_TOOL): $(SUBMIT_SRCS) $(SUBMIT_HDRS) runtime/sampler-abi.h runtime/schemes.def
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) -Itools/submit -Iruntime -o $@ $(SUBMIT_SRCS) -lcurl -lz
+
+# The systemd user units name sampler-submit by its absolute path: the
+# build's here, the installed one after `make install`.
+$(B)/lib/systemd/user/sampler-submit.service: tools/submit/systemd/sampler-submit.service.in
+	@mkdir -p $(@D)
+	sed 's|@BINDIR@|$(abspath $(B))/bin|' $< > $@
+
+$(B)/lib/systemd/user/sampler-submit.timer: tools/submit/systemd/sampler-submit.timer
+	@mkdir -p $(@D)
+	cp $< $@
 
 $(WRAPPER): tools/sampler-gcc.in
 	@mkdir -p $(@D)
@@ -115,11 +150,31 @@ check: all
 	$(MAKE) check-rates
 	$(MAKE) check-paths
 	$(MAKE) check-runtime
+	$(MAKE) check-remote
 	$(MAKE) check-torture-ci
 	$(MAKE) check-case-study
+	$(MAKE) check-sql
 	$(MAKE) check-real REAL_PACKAGES="$(CHECK_REAL_PACKAGES)" REAL_OPTIONS="$(CHECK_REAL_OPTIONS)"
 	$(MAKE) check-csmith N=$(CHECK_CSMITH_N)
 	$(MAKE) -C bench smoke B=$(abspath $(B))
+
+# The analysis in SQL (tools/sql/, docs/schema.md): DuckDB comes from the npm
+# registry (@duckdb/node-api, pinned by tools/sql/duckdb/package-lock.json),
+# installed into build/sql-duckdb with duckdb-sql.mjs, its command line.
+SQL_DUCKDB := $(B)/sql-duckdb
+$(SQL_DUCKDB)/node_modules/.package-lock.json: tools/sql/duckdb/package.json tools/sql/duckdb/package-lock.json
+	@mkdir -p $(SQL_DUCKDB)
+	cp tools/sql/duckdb/package.json tools/sql/duckdb/package-lock.json $(SQL_DUCKDB)/
+	cd $(SQL_DUCKDB) && npm ci --no-audit --no-fund --loglevel=error
+$(SQL_DUCKDB)/duckdb-sql.mjs: tools/sql/duckdb/duckdb-sql.mjs $(SQL_DUCKDB)/node_modules/.package-lock.json
+	cp $< $@
+sql-deps: $(SQL_DUCKDB)/duckdb-sql.mjs
+
+# rank, values, paths and subpaths against the same SQL on PostgreSQL (a
+# server the test starts), DuckDB and SQLite: the bc case study's runs, a
+# set with ties and zero counts (testsuite/sql/).
+check-sql: all sql-deps
+	testsuite/sql/run-sql-tests.sh $(abspath $(B))
 
 check-report: all
 	testsuite/report/run-report-tests.sh $(abspath $(B))
@@ -255,6 +310,20 @@ check-run: all
 check-rates: all
 	testsuite/rates/run-rates-tests.sh $(abspath $(B))
 
+# The field side of remote sampling (docs/remote.md): release
+# configurations, field runs, sampler-submit against a stand-in collector
+# on loopback, and zlib's instrumented release run as its users run it.
+REMOTE_UNIT := $(B)/testsuite/remote/test-release
+$(REMOTE_UNIT): testsuite/remote/test-release.c $(LIBA) runtime/release.h runtime/run-id.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) $(shell pkg-config --cflags check) -Iruntime -o $@ $< $(LIBA) \
+	  $(shell pkg-config --libs check) -lm -pthread
+
+check-remote: all $(REMOTE_UNIT)
+	$(REMOTE_UNIT)
+	testsuite/remote/run-remote-tests.sh $(abspath $(B))
+	testsuite/remote/real-release.sh $(abspath $(B))
+
 # Threads, fork and exec, crashes, shared libraries, interim reports.
 check-runtime: all
 	testsuite/runtime/run-runtime-tests.sh $(abspath $(B))
@@ -267,6 +336,8 @@ bench: all
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)
 	cp -a $(B)/bin $(B)/lib $(B)/include $(DESTDIR)$(PREFIX)/
+	sed -i 's|$(abspath $(B))/bin|$(PREFIX)/bin|' \
+	  $(DESTDIR)$(PREFIX)/lib/systemd/user/sampler-submit.service
 
 clean:
 	rm -rf $(B)

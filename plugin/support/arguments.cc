@@ -452,7 +452,6 @@ key_list (void)
 static bool
 finish_arguments (void)
 {
-  sampler_opts.countdown_unit = 1;
   if (sampler_opts.paths_interesting
       && !load_interesting_paths (sampler_opts.paths_interesting))
     return false;
@@ -484,6 +483,8 @@ finish_arguments (void)
 bool
 parse_arguments (struct plugin_name_args *info)
 {
+  /* Not an argument: a rates file may change it.  */
+  sampler_opts.countdown_unit = 1;
   for (const argument_spec &arg : arguments)
     {
       gcc_assert (field_fits_kind (arg));

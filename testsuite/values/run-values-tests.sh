@@ -11,7 +11,7 @@
 #   sizes(OPT)        the same for sizes.c (the sizes scheme: memcpy,
 #                     memset, malloc, calloc, strncmp, __builtin_memmove;
 #                     constant sizes are no sites)
-#   export            export's values.csv has a row per value of exact's run
+#   export            export's hot_values.csv has a row per value of exact's run
 #   html              values --format=html: a table per site, a row per value
 #   zipf-exact        zipf.c at sparsity 1 with hotlist=256 (more than its
 #                     200 values): each value's visits equal the truth the
@@ -34,7 +34,7 @@
 #                     as indirect.expected (strcmp: the name of the
 #                     implementation libc chose, __strcmp_avx2 and the
 #                     like, reads as strcmp); the names survive merge into
-#                     an aggregate and show in export's values.csv; a
+#                     an aggregate and show in export's hot_values.csv; a
 #                     report without indirect-call samples has no loaded
 #                     objects; addresses moved in the report read as
 #                     twice+0x1, 0x1 (no object) and linux-vdso.so.1+0x10
@@ -104,13 +104,15 @@ done
 if [ -f "$scratch/exact-O2.report" ] &&
    "$report" export "$scratch/exact-O2.report" --binary "$scratch/exact-O2" \
        --output "$scratch/export" 2>"$scratch/err" &&
-   [ "$(head -n 1 "$scratch/export/values.csv")" = run,unit,site,sampled,tau,count,value,target ] &&
-   [ "$(tail -n +2 "$scratch/export/values.csv" | wc -l)" = "$(wc -l <"$here/exact.expected")" ] &&
-   grep -q ',12,1,8,-1,$' "$scratch/export/values.csv" &&
-   grep -q ',12,1,6,4096,$' "$scratch/export/values.csv"; then
-    pass "export: values.csv"
+   [ "$(head -n 1 "$scratch/export/hot_values.csv")" = release,run,site,hot_value,target,count ] &&
+   [ "$(tail -n +2 "$scratch/export/hot_values.csv" | wc -l)" = "$(wc -l <"$here/exact.expected")" ] &&
+   grep -qx '1,1,1,-1,"",8' "$scratch/export/hot_values.csv" &&
+   grep -qx '1,1,3,4096,"",6' "$scratch/export/hot_values.csv" &&
+   grep -qx '1,1,1,12,0' "$scratch/export/hot_lists.csv" &&
+   grep -qx '1,1,3,12,0' "$scratch/export/hot_lists.csv"; then
+    pass "export: hot_values.csv and hot_lists.csv"
 else
-    fail "export: values.csv" "$scratch/err"
+    fail "export: hot_values.csv and hot_lists.csv" "$scratch/err"
 fi
 
 # The page: one table per site (7 in exact.c), a row per value and the
@@ -294,8 +296,8 @@ EOF
     if [ -f "$binary.report" ] &&
        "$report" export "$binary.report" --binary "$binary" --output "$scratch/iexport" \
            2>"$scratch/err" &&
-       grep -q ',3,[0-9]*,twice$' "$scratch/iexport/values.csv" &&
-       grep -q ',2,[0-9]*,triple$' "$scratch/iexport/values.csv" &&
+       grep -q ',[0-9]*,twice,3$' "$scratch/iexport/hot_values.csv" &&
+       grep -q ',[0-9]*,triple,2$' "$scratch/iexport/hot_values.csv" &&
        [ "$(grep -c '^loaded' "$binary.report")" -ge 3 ] &&
        [ -f "$scratch/exact-O2.report" ] && ! grep -q '^loaded' "$scratch/exact-O2.report"; then
         pass "indirect: export names targets; loaded objects only where targets were seen"
