@@ -59,10 +59,10 @@ rates_from_table() {   # TABLE UNIT WEIGHT
         $1 == "site" { print "site", weight, source, $4, $5, $7, $3, $9 }' "$1"
 }
 
-# A report without what differs between two binaries of one program (and
+# A report without what differs between two binaries or two runs of one program (and
 # the unit's signature).
 report_body() {
-    grep -v -e '^program' -e '^pid' -e '^object' "$1" | awk -F'\t' -v OFS='\t' '$1 == "unit" { $2 = "" } 1'
+    grep -v -e '^program' -e '^pid' -e '^run-id' -e '^object' "$1" | awk -F'\t' -v OFS='\t' '$1 == "unit" { $2 = "" } 1'
 }
 
 # A site table without signatures, countdown unit and weights.
