@@ -56,14 +56,15 @@ check "predicate text keeps the meaning of every operator pair" \
 # schemes/NAME.c compiled with the arguments in NAME.args must give the site
 # table NAME.expected: sites, predicate text, counters, signature.  Compiled
 # from inside the folder so file names (and so signatures) do not depend on
-# where the checkout is.
-for src in "$here"/schemes/*.c; do
-    name=$(basename "$src" .c)
+# where the checkout is.  NAME.cc is C++, compiled with g++.
+for src in "$here"/schemes/*.c "$here"/schemes/*.cc; do
+    file=$(basename "$src"); name=${file%.*}
+    case $src in *.cc) compiler=g++ ;; *) compiler=gcc ;; esac
     args=$(cat "$here/schemes/$name.args")
     rm -f "$scratch/table"
-    if ! (cd "$here/schemes" && gcc -O2 -fchecking -fplugin="$plugin" $args \
+    if ! (cd "$here/schemes" && $compiler -O2 -fchecking -fplugin="$plugin" $args \
             -fplugin-arg-sampler-site-table="$scratch/table" \
-            -c "$name.c" -o "$scratch/$name.o") 2>"$scratch/err"; then
+            -c "$file" -o "$scratch/$name.o") 2>"$scratch/err"; then
         fail "site table $name: compile" "$scratch/err"
     elif diff -u "$here/schemes/$name.expected" "$scratch/table" >"$scratch/diff"; then
         pass "site table $name"
