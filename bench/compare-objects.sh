@@ -7,8 +7,9 @@
 # path table).  Where two objects differ, names the sections that differ.
 # compare-codegen.sh does the same for real programs (bzip2, sqlite3, lua)
 # with branches, returns and scalar-pairs.
-# An object the old build itself does not give twice the same (main's
-# plugin before its determinism fix: paths, -O0) is counted apart.
+# An object the old build itself does not give twice the same, when the new
+# build does (main's plugin before the determinism fix of 4186789: paths at
+# -O0), is counted apart.
 # Prints `N identical, N differ, N vary in the old build, N built by
 # neither' and what differs, then IDENTICAL (exit 0), or exits 1 when a
 # difference is the change's.
@@ -60,15 +61,22 @@ compile() {
         >"$out.log" 2>&1
 }
 
-# SOURCE OBJECT FLAGS...: whether the old build gives another object than
-# OBJECT in one of two more compiles (its hash tables' order, not the
-# change, may then explain a difference).
-old_varies() {
-    local source=$1 o=$2 i; shift 2
+# BUILD SOURCE OBJECT FLAGS...: whether BUILD gives another object than
+# OBJECT in one of two more compiles.
+unstable() {
+    local build=$1 source=$2 o=$3 i; shift 3
     for i in 2 3; do
-        compile "$old" "$source" "$o.$i" "$@" && ! cmp -s "$o" "$o.$i" && return 0
+        compile "$build" "$source" "$o.$i" "$@" && ! cmp -s "$o" "$o.$i" && return 0
     done
     return 1
+}
+
+# SOURCE OLD_OBJECT NEW_OBJECT FLAGS...: whether the old build varies (its
+# hash tables' order, not the change, may then explain a difference) and
+# the new one does not.
+old_varies() {
+    local source=$1 o=$2 n=$3; shift 3
+    unstable "$old" "$source" "$o" "$@" && ! unstable "$new" "$source" "$n" "$@"
 }
 
 # CONFIG SOURCE FLAGS...: both objects, compared.
@@ -84,7 +92,7 @@ compare() {
         neither=$((neither + 1))
     elif [ $old_rc = 0 ] && [ $new_rc = 0 ] && cmp -s "$o" "$n"; then
         identical=$((identical + 1))
-    elif [ $old_rc = 0 ] && [ $new_rc = 0 ] && old_varies "$source" "$o" "$@"; then
+    elif [ $old_rc = 0 ] && [ $new_rc = 0 ] && old_varies "$source" "$o" "$n" "$@"; then
         varies=$((varies + 1))
         echo "$name ($*): the old build's objects differ from one compile to the next" \
             >>"$differences"
