@@ -384,7 +384,9 @@ create_unsampled_clones (void)
 					       build_zero_cst (TREE_TYPE (lhs)))
 			: gimple_build_nop ();
 		gimple_set_location (skipped, gimple_location (gsi_stmt (gsi)));
-		gsi_replace (&gsi, skipped, false);
+		/* Out of the EH table too: in a noexcept function (a C++
+		   destructor) the call is in a must-not-throw region.  */
+		gsi_replace (&gsi, skipped, true);
 		continue;
 	      }
 	    gcall *call = dyn_cast<gcall *> (gsi_stmt (gsi));
