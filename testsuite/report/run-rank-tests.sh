@@ -358,7 +358,7 @@ expect_error () {
     fi
 }
 R="$scratch/hand/runs"
-rank_usage="usage: sampler-report rank INPUT... [--binary FILE]... [--sites FILE]... [--fail-if=RULE | --labels FILE] [--confidence=PERCENT] [--min-failing=K] [--interval=wilson|normal] [--top=N] [--format=text|csv|jsonl|html] [--source-dir DIR]..."
+rank_usage="usage: sampler-report rank (INPUT... | --store URL --release R) [--binary FILE]... [--sites FILE]... [--fail-if=RULE | --labels FILE] [--confidence=PERCENT] [--min-failing=K] [--interval=wilson|normal] [--top=N] [--format=text|csv|jsonl|html] [--source-dir DIR]..."
 head -n 99 "$scratch/labels" >"$scratch/labels-short"
 expect_error "label file: a run without a label" 2 \
     "sampler-report: $R/run-99.report: no label for this run in $scratch/labels-short" \
