@@ -6,7 +6,7 @@
 
 build=$(cd "${1:?usage: run-plugin-tests.sh BUILD_DIR}" && pwd) || exit 2
 here=$(cd "$(dirname "$0")" && pwd)
-plugin="$build/lib/sampler/sampler.so"
+plugin=$("$build/bin/sampler-gcc" -print-sampler-plugin) || exit 2
 wrapper="$build/bin/sampler-gcc"
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/sampler-plugin-tests.XXXXXX") || exit 2
 trap 'rm -rf "$scratch"' EXIT
@@ -21,9 +21,10 @@ trap 'rm -rf "$scratch"' EXIT
 # checks, NAME.O2.expected holds them for -O2 (and -O3, unless
 # NAME.O3.expected does).  `check' is asserted weightless, so that its
 # calls are sites and nothing else: an unknown function would end a region
-# at each call.
-for src in "$here"/shapes/*.c; do
-    name=$(basename "$src" .c)
+# at each call.  NAME.cc is C++, compiled with g++.
+for src in "$here"/shapes/*.c "$here"/shapes/*.cc; do
+    name=$(basename "$src"); name=${name%.*}
+    case $src in *.cc) compiler=g++ ;; *) compiler=gcc ;; esac
     args="$(cat "$here/shapes/$name.args" 2>/dev/null) -fplugin-arg-sampler-weightless=check"
     for opt in -O0 -O2 "-O3 -g"; do
         expected=$here/shapes/$name.expected
@@ -32,7 +33,7 @@ for src in "$here"/shapes/*.c; do
             [ -f "$here/shapes/$name.$level.expected" ] && expected=$here/shapes/$name.$level.expected
         done
         rm -f "$scratch/dump"
-        if ! gcc $opt -fchecking -fplugin="$plugin" $args \
+        if ! $compiler $opt -fchecking -fplugin="$plugin" $args \
                 -fplugin-arg-sampler-dump="$scratch/dump" \
                 -c "$src" -o "$scratch/$name.o" 2>"$scratch/err"; then
             fail "shape $name $opt: compile" "$scratch/err"
@@ -55,14 +56,15 @@ check "predicate text keeps the meaning of every operator pair" \
 # schemes/NAME.c compiled with the arguments in NAME.args must give the site
 # table NAME.expected: sites, predicate text, counters, signature.  Compiled
 # from inside the folder so file names (and so signatures) do not depend on
-# where the checkout is.
-for src in "$here"/schemes/*.c; do
-    name=$(basename "$src" .c)
+# where the checkout is.  NAME.cc is C++, compiled with g++.
+for src in "$here"/schemes/*.c "$here"/schemes/*.cc; do
+    file=$(basename "$src"); name=${file%.*}
+    case $src in *.cc) compiler=g++ ;; *) compiler=gcc ;; esac
     args=$(cat "$here/schemes/$name.args")
     rm -f "$scratch/table"
-    if ! (cd "$here/schemes" && gcc -O2 -fchecking -fplugin="$plugin" $args \
+    if ! (cd "$here/schemes" && $compiler -O2 -fchecking -fplugin="$plugin" $args \
             -fplugin-arg-sampler-site-table="$scratch/table" \
-            -c "$name.c" -o "$scratch/$name.o") 2>"$scratch/err"; then
+            -c "$file" -o "$scratch/$name.o") 2>"$scratch/err"; then
         fail "site table $name: compile" "$scratch/err"
     elif diff -u "$here/schemes/$name.expected" "$scratch/table" >"$scratch/diff"; then
         pass "site table $name"

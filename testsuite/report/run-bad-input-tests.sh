@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../tools/tally.sh"
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/sampler-bad-input.XXXXXX") || exit 2
 trap 'rm -rf "$scratch"' EXIT
-plugin="$build/lib/sampler/sampler.so"
+plugin=$("$build/bin/sampler-gcc" -print-sampler-plugin) || exit 2
 wrapper="$build/bin/sampler-gcc"
 tool="$build/bin/sampler-report"
 corpus="$here/../fuzz/corpus"    # real reports, tables and objects

@@ -18,6 +18,7 @@
      error.  */
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <check.h>
