@@ -91,7 +91,7 @@ WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all check-gcc-versions evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-docs check-paths check-run check-rates check-report check-schemes check-runtime check-remote check-collect check-torture check-torture-ci check-case-study check-real check-csmith check-sql sql-deps install clean bench demo deps
+.PHONY: all check-gcc-versions evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-lto check-docs check-paths check-run check-rates check-report check-schemes check-runtime check-remote check-collect check-torture check-torture-ci check-case-study check-real check-csmith check-sql sql-deps install clean bench demo deps
 
 # What a fresh Debian bookworm machine needs (run as root).
 # The real-program recipes (testsuite/real/packages/*.sh) say what they need
@@ -229,6 +229,7 @@ check: all
 	$(MAKE) check-docs
 	$(MAKE) check-unit
 	$(MAKE) check-plugin
+	$(MAKE) check-lto
 	$(MAKE) check-report
 	$(MAKE) check-fuzz
 	$(MAKE) check-run
@@ -311,6 +312,11 @@ check-plugin: all
 	testsuite/plugin/run-plugin-tests.sh $(abspath $(B))
 	testsuite/plugin/cxx/run-cxx-tests.sh $(abspath $(B))
 	testsuite/plugin/arguments/run-argument-tests.py $(abspath $(B))
+
+# Programs built with -flto in each way give the same site tables and counts
+# as without it (docs/lto.md).
+check-lto: all
+	testsuite/lto/run-lto-tests.sh $(abspath $(B))
 
 # The documentation's tables that come from the code's own tables: the
 # README's table of plugin arguments is the one the plugin's table

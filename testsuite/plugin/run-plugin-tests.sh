@@ -136,8 +136,6 @@ expect_error "bad pairs-sites value" "bad value .pairs.*pairs-sites=pairs.*assig
     -fplugin="$plugin" -fplugin-arg-sampler-pairs-sites=pairs -c "$scratch/empty.c" -o "$scratch/x.o"
 expect_error "bad region limit" "bad value .-3.*region-limit=-3.*whole number from 0 to 100000" \
     -fplugin="$plugin" -fplugin-arg-sampler-region-limit=-3 -c "$scratch/empty.c" -o "$scratch/x.o"
-expect_error "-flto rejected" "-flto. is not supported.*build without" \
-    -fplugin="$plugin" -flto -c "$scratch/empty.c" -o "$scratch/x.o"
 expect_error "pad limit without value" "pad-limit. needs a value" \
     -fplugin="$plugin" -fplugin-arg-sampler-pad-limit -c "$scratch/empty.c" -o "$scratch/x.o"
 expect_error "empty scope pattern" "exclude-file. needs a value" \
