@@ -23,8 +23,12 @@ PLUGIN_INC := $(shell $(CC) -print-file-name=plugin)/include
 GCC_MAJOR  := $(shell sed -n 's/^\#define BUILDING_GCC_MAJOR //p' $(PLUGIN_INC)/bversion.h 2>/dev/null)
 
 CFLAGS_COMMON := -std=c11 -O2 -g -Wall -Wextra -D_GNU_SOURCE
+# On x86-64 the runtime is built for Intel CET (endbr64 at every indirect
+# call target, the property notes), so that programs built with
+# -fcf-protection keep their IBT and SHSTK properties (docs/distributions.md).
+CET_CFLAGS := $(if $(filter x86_64-%,$(shell $(CC) -dumpmachine)),-fcf-protection)
 # The runtime must not be instrumented by itself, whatever CFLAGS say.
-RUNTIME_CFLAGS := $(CFLAGS_COMMON) -fPIC -fvisibility=hidden -Iinclude -Iruntime
+RUNTIME_CFLAGS := $(CFLAGS_COMMON) $(CET_CFLAGS) -fPIC -fvisibility=hidden -Iinclude -Iruntime
 # -Iplugin: every source of the plugin, in whichever folder, includes the
 # plugin's shared headers (plugin/*.h) and the runtime's (../runtime/) as
 # plugin/ would.

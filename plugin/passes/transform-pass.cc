@@ -342,6 +342,10 @@ public:
 	push_cfun (fn);
 	transform_function ();
 	cleanup_tree_cfg ();
+	/* As the pass manager does after each function's passes: a body
+	   released later must not have them.  */
+	free_dominance_info (CDI_DOMINATORS);
+	free_dominance_info (CDI_POST_DOMINATORS);
 	pop_cfun ();
       }
     release_unneeded_clones (NULL, NULL);
