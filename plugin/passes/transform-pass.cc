@@ -341,7 +341,10 @@ public:
 	  continue;
 	push_cfun (fn);
 	transform_function ();
+	/* As the pass's TODO_cleanup_cfg, then the call edges with the
+	   counts of the blocks the calls are in now.  */
 	cleanup_tree_cfg ();
+	cgraph_edge::rebuild_edges ();
 	/* As the pass manager does after each function's passes: a body
 	   released later must not have them.  */
 	free_dominance_info (CDI_DOMINATORS);

@@ -13,7 +13,8 @@
 #              partition of its own, the site tables and descriptors in
 #              others than the code that counts into them
 #   whole      -flto -fwhole-program at the link
-# at -O2, and at -O0 (fat only).  For each, checks that:
+# at -O2, and at -O0 (fat only), compiled with -fchecking (GCC verifies
+# its IR after each pass).  For each, checks that:
 #   - the program prints what the plain program prints;
 #   - its .debug_sampler_sites holds the same units as the reference's
 #     (units sorted: the link may order them otherwise);
@@ -47,7 +48,7 @@ build () {
     mkdir -p "$dir"
     for unit in $UNITS; do
         # shellcheck disable=SC2086
-        "$GCC_WRAP" $SCHEMES $compile -c "$HERE/program/$unit.c" \
+        "$GCC_WRAP" $SCHEMES -fchecking $compile -c "$HERE/program/$unit.c" \
             -o "$dir/$unit.o" >>"$dir/build.log" 2>&1 || return 1
         objects="$objects $dir/$unit.o"
     done
