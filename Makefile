@@ -95,7 +95,7 @@ WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all check-gcc-versions evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-lto check-docs check-paths check-run check-rates check-report check-schemes check-runtime check-remote check-collect check-torture check-torture-ci check-case-study check-real check-csmith check-sql sql-deps install clean bench demo deps
+.PHONY: all check-gcc-versions evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-lto check-distro check-docs check-paths check-run check-rates check-report check-schemes check-runtime check-remote check-collect check-torture check-torture-ci check-case-study check-real check-csmith check-sql sql-deps install clean bench demo deps
 
 # What a fresh Debian bookworm machine needs (run as root).
 # The real-program recipes (testsuite/real/packages/*.sh) say what they need
@@ -321,6 +321,14 @@ check-plugin: all
 # as without it (docs/lto.md).
 check-lto: all
 	testsuite/lto/run-lto-tests.sh $(abspath $(B))
+
+# Distribution flags (docs/distributions.md): Intel CET's properties survive
+# linking the runtime; zlib built and tested with Fedora's flags (LTO, CET,
+# fortification) and with Debian's dpkg-buildflags hardening.
+check-distro: all
+	testsuite/distro/run-cet-tests.sh $(abspath $(B))
+	testsuite/real/run-real.sh $(abspath $(B)) --packages zlib --flags fedora
+	testsuite/real/run-real.sh $(abspath $(B)) --packages zlib --flags debian
 
 # The documentation's tables that come from the code's own tables: the
 # README's table of plugin arguments is the one the plugin's table
