@@ -98,6 +98,11 @@ deps:
 	apt-get update
 	DEBIAN_FRONTEND=noninteractive apt-get install -y $(DEPS) $(BENCH_DEPS)
 
+# The test driver (testsuite/README.md): the case files under the folders
+# given, CHECK_JOBS at a time.
+CHECK_JOBS ?= $(shell nproc)
+RUN_CASES := testsuite/tools/run-cases -j $(CHECK_JOBS) --build $(abspath $(B))
+
 check: all
 	$(MAKE) check-unit
 	$(MAKE) check-plugin
@@ -153,7 +158,7 @@ check-fuzz: fuzz-build
 	testsuite/fuzz/run-fuzz.sh $(abspath $(B)) 12 $(FUZZ_KINDS)
 
 check-plugin: all
-	testsuite/plugin/run-plugin-tests.sh $(abspath $(B))
+	$(RUN_CASES) testsuite/plugin
 
 # The example of Liblit et al. (PLDI 2003), built with the wrapper and run at three sparsities.
 demo: all

@@ -1,4 +1,5 @@
-# tally.sh: what every compile-and-run suite shares, sourced by its script:
+# tally.sh: what every script that reports checks shares, sourced by it (a
+# case's CHECKS command, testsuite/tools/run-cases, or a suite's runner):
 #   pass NAME              counts a pass: "PASS: NAME"
 #   fail NAME [FILE]       counts a failure: "FAIL: NAME", then the end of
 #                          FILE (what went wrong), indented
@@ -6,9 +7,12 @@
 #   skip NAME REASON       counts a test that could not run here (neither
 #                          passed nor failed): "SKIP: NAME: REASON"
 #   check NAME COMMAND...  passes when COMMAND succeeds; fails with its output
-#                          (needs $scratch)
-#   finish                 prints "N skipped" (if any), then "N passed, N
-#                          failed", and exits 1 if any failed
+#                          (in $scratch, or the case's $T)
+#   same NAME EXPECTED ACTUAL  passes when the two texts are equal
+#   finish                 run alone: prints "N skipped" (if any), then "N
+#                          passed, N failed", and exits 1 if any failed;
+#                          under run-cases (RUN_CASES set), which counts the
+#                          lines, exits 0: the script ran to its end
 # Messages from the tools are compared in the C locale.
 LC_ALL=C
 export LC_ALL
@@ -35,12 +39,17 @@ fail_with () {
 }
 
 check () {
-    local name=$1
+    local name=$1 log=${scratch:-$T}/check.log
     shift
-    if "$@" >"$scratch/check.log" 2>&1; then pass "$name"; else fail "$name" "$scratch/check.log"; fi
+    if "$@" >"$log" 2>&1; then pass "$name"; else fail "$name" "$log"; fi
+}
+
+same () {
+    if [ "$2" = "$3" ]; then pass "$1"; else fail_with "$1" "expected:" "$2" "got:" "$3"; fi
 }
 
 finish () {
+    [ -z "${RUN_CASES-}" ] || exit 0
     [ "$skipped" = 0 ] || echo "$skipped skipped"
     echo "$passed passed, $failed failed"
     [ "$failed" = 0 ]
