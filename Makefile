@@ -40,14 +40,14 @@ WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-paths check-run check-rates check-report check-schemes check-runtime check-torture check-torture-ci check-case-study check-real check-csmith install clean bench demo deps
+.PHONY: all bad-input-table evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-paths check-run check-rates check-report check-schemes check-runtime check-torture check-torture-ci check-case-study check-real check-csmith install clean bench demo deps
 
 # What a fresh Debian bookworm machine needs (run as root).
-# The real-program recipes (testsuite/real/packages/*.sh) say what they need
+# The real-program recipes (testsuite/integration/real/packages/*.sh) say what they need
 # to build and run their suites; csmith generates the random programs;
 # libc6-dbg has the symbols that name libc's functions chosen by an IFUNC
 # (__strcmp_avx2) as indirect-call targets (testsuite/values).
-REAL_DEPS := $(shell testsuite/real/run-real.sh --deps)
+REAL_DEPS := $(shell testsuite/integration/real/run-real.sh --deps)
 DEPS := gcc g++ make gcc-12-plugin-dev libgsl-dev check pkg-config valgrind python3 \
         gcc-12-source dpkg-dev sqlite3 csmith libcsmith-dev clang libclang-rt-14-dev \
         libc6-dbg $(REAL_DEPS)
@@ -103,6 +103,27 @@ deps:
 CHECK_JOBS ?= $(shell nproc)
 RUN_CASES := testsuite/tools/run-cases -j $(CHECK_JOBS) --build $(abspath $(B))
 
+# What the cases use besides the build: the statistical checks
+# (testsuite/tools/stat-check.c), and sampler-report built with ASan, its
+# leak checker and UBSan, whose runs must match the plain tool's.  Include
+# paths: every folder of the report tool and of the runtime that holds
+# headers, so that the rules follow the sources where they move.
+TEST_INCLUDES := $(addprefix -I,$(sort tools/report runtime $(patsubst %/,%,$(dir \
+                   $(wildcard tools/report/*.h tools/report/*/*.h runtime/*.h runtime/*/*.h \
+                              runtime/*.def runtime/*/*.def)))))
+STAT_CHECK := $(B)/testsuite/stat-check
+SANITIZED_REPORT := $(B)/testsuite/sanitized/sampler-report
+TEST_TOOLS := $(STAT_CHECK) $(SANITIZED_REPORT)
+
+$(STAT_CHECK): testsuite/tools/stat-check.c
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -o $@ $< $(GSL_LIBS)
+
+$(SANITIZED_REPORT): $(REPORT_SRCS) $(REPORT_HDRS) $(RUNTIME_HDRS)
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
+	  -D_GNU_SOURCE $(TEST_INCLUDES) -o $@ $(REPORT_SRCS) $(GSL_LIBS)
+
 check: all
 	$(MAKE) check-unit
 	$(MAKE) check-plugin
@@ -118,13 +139,17 @@ check: all
 	$(MAKE) check-real REAL_PACKAGES="$(CHECK_REAL_PACKAGES)" REAL_OPTIONS="$(CHECK_REAL_OPTIONS)"
 	$(MAKE) check-csmith N=$(CHECK_CSMITH_N)
 	$(MAKE) -C bench smoke B=$(abspath $(B))
+	$(MAKE) bad-input-table
 
-check-report: all
-	testsuite/report/run-report-tests.sh $(abspath $(B))
-	testsuite/report/run-rank-tests.sh $(abspath $(B))
-	testsuite/report/run-bad-input-tests.sh $(abspath $(B))
+# The table of bad input tried by the cases (testsuite/README.md, "Bad
+# input"), from the parts they wrote.
+bad-input-table:
+	cat $(B)/bad-input/*.md >$(B)/bad-input-table.md
 
-# Fuzzing sampler-report's readers with libFuzzer (testsuite/fuzz/): the
+check-report: all $(TEST_TOOLS)
+	$(RUN_CASES) testsuite/report --exclude testsuite/report/fuzz
+
+# Fuzzing sampler-report's readers with libFuzzer (testsuite/report/fuzz/): the
 # tool's sources but main.c, built with clang's fuzzer, ASan and UBSan, and
 # one small target per input kind.  `make fuzz FUZZ_SECONDS=N` runs each
 # target N seconds; check-fuzz runs each 12 s and replays the kept findings.
@@ -132,18 +157,17 @@ FUZZ_CC      ?= clang
 FUZZ_KINDS   := report aggregate sites labels elf
 FUZZ_SECONDS ?= 600
 FUZZ_SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=undefined
-FUZZ_CFLAGS  := -std=c11 -O1 -g -Wall -Wextra -D_GNU_SOURCE $(FUZZ_SANITIZE) \
-                -Itools/report -Iruntime
-FUZZ_OBJS    := $(patsubst tools/report/%.c,$(B)/fuzz/obj/%.o,$(filter-out tools/report/main.c,$(REPORT_SRCS)))
+FUZZ_CFLAGS  := -std=c11 -O1 -g -Wall -Wextra -D_GNU_SOURCE $(FUZZ_SANITIZE) $(TEST_INCLUDES)
+FUZZ_OBJS    := $(patsubst tools/report/%.c,$(B)/fuzz/obj/%.o,$(filter-out %/main.c,$(REPORT_SRCS)))
 FUZZ_BINS    := $(FUZZ_KINDS:%=$(B)/fuzz/fuzz-%)
 
-$(B)/fuzz/obj/%.o: tools/report/%.c $(REPORT_HDRS) runtime/sampler-abi.h runtime/schemes.def
+$(B)/fuzz/obj/%.o: tools/report/%.c $(REPORT_HDRS) $(RUNTIME_HDRS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
-$(B)/fuzz/fuzz-%: testsuite/fuzz/fuzz-%.c testsuite/fuzz/fuzz-input.h $(FUZZ_OBJS)
+$(B)/fuzz/fuzz-%: testsuite/report/fuzz/fuzz-%.c testsuite/report/fuzz/fuzz-input.h $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer \
-	  -DFUZZ_SITE_TABLE='"$(abspath testsuite/fuzz/corpus/sites/program)"' \
+	  -DFUZZ_SITE_TABLE='"$(abspath testsuite/report/fuzz/corpus/sites/program)"' \
 	  -o $@ $< $(FUZZ_OBJS) $(GSL_LIBS)
 
 # The objects are shared by the targets: kept, not rebuilt each time.
@@ -152,10 +176,10 @@ $(B)/fuzz/fuzz-%: testsuite/fuzz/fuzz-%.c testsuite/fuzz/fuzz-input.h $(FUZZ_OBJ
 fuzz-build: $(FUZZ_BINS)
 
 fuzz: fuzz-build
-	nice -n 10 testsuite/fuzz/run-fuzz.sh $(abspath $(B)) $(FUZZ_SECONDS) $(FUZZ_KINDS)
+	nice -n 10 testsuite/report/fuzz/run-fuzz.sh $(abspath $(B)) $(FUZZ_SECONDS) $(FUZZ_KINDS)
 
 check-fuzz: fuzz-build
-	testsuite/fuzz/run-fuzz.sh $(abspath $(B)) 12 $(FUZZ_KINDS)
+	FUZZ_SECONDS=12 $(RUN_CASES) testsuite/report/fuzz
 
 check-plugin: all
 	$(RUN_CASES) testsuite/plugin
@@ -175,23 +199,23 @@ check-unit: all
 # TORTURE_SAMPLE-th one.
 TORTURE_SAMPLE ?=
 check-torture: all
-	testsuite/torture/run-torture.sh $(abspath $(B)) $(if $(TORTURE_SAMPLE),--sample $(TORTURE_SAMPLE))
+	testsuite/integration/torture/run-torture.sh $(abspath $(B)) $(if $(TORTURE_SAMPLE),--sample $(TORTURE_SAMPLE))
 
-# Statistical bug isolation on bc with a real bug (testsuite/case-study/;
+# Statistical bug isolation on bc with a real bug (testsuite/integration/case-study/;
 # fetches bc's Debian source once; about 5 minutes on 2 cores).
 check-case-study: all
-	testsuite/case-study/run-case-study.sh $(abspath $(B))
+	testsuite/integration/case-study/run-case-study.sh $(abspath $(B))
 
 # How many runs rank needs to find the case study's bug at sparsities 1 to
 # 1000, with the old and the new bound (docs/ranking.md; long: not part of
 # make check).
 evaluate-ranking: all
-	testsuite/case-study/evaluate-ranking.sh $(abspath $(B))
+	testsuite/integration/case-study/evaluate-ranking.sh $(abspath $(B))
 
 # Trained rates against uniform 1/100 and 1/1000 on two bugs in bc:
 # runs needed, instructions and time (docs/rates.md; long: not part of check).
 evaluate-rates: all
-	testsuite/case-study/evaluate-rates.sh $(abspath $(B))
+	testsuite/integration/case-study/evaluate-rates.sh $(abspath $(B))
 
 # Debian packages built with every scheme must pass their own test suites
 # (all recipes: REAL_PACKAGES empty; REAL_OPTIONS: more options of
@@ -203,18 +227,18 @@ REAL_OPTIONS ?=
 CHECK_REAL_PACKAGES := zlib
 CHECK_REAL_OPTIONS := --rates
 check-real: all
-	testsuite/real/run-real.sh $(abspath $(B)) $(if $(REAL_PACKAGES),--packages "$(REAL_PACKAGES)") $(REAL_OPTIONS)
+	testsuite/integration/real/run-real.sh $(abspath $(B)) $(if $(REAL_PACKAGES),--packages "$(REAL_PACKAGES)") $(REAL_OPTIONS)
 
 # N csmith programs, plain and instrumented at -O0 and -O2, compared.
 N ?= 100
 CHECK_CSMITH_N := 5
 check-csmith: all
-	testsuite/csmith/run-csmith.sh $(abspath $(B)) --count $(N)
+	testsuite/integration/csmith/run-csmith.sh $(abspath $(B)) --count $(N)
 
 # What CI runs: every execute and ieee test at -O2 (sparsities 0, 1 and 100),
 # every 25th at -O0 and -O3, every 10th compile test, every 25th execute test
 # with outline-entry.
-TORTURE := testsuite/torture/run-torture.sh $(abspath $(B))
+TORTURE := testsuite/integration/torture/run-torture.sh $(abspath $(B))
 # outline-entry is off with the region schemes (paths, subpaths): every
 # other scheme, with it on, on every 25th execute test.
 OUTLINE_SCHEMES = $(shell testsuite/tools/scheme-names.sh | tr , '\n' | grep -vx -e paths -e subpaths | paste -sd, -)

@@ -1,0 +1,605 @@
+#!/bin/bash
+# run-torture.sh: GCC's own C torture tests, built with sampler and every
+# scheme, must compile without ICE or new errors and behave exactly like the
+# plain build.
+#
+# Usage: testsuite/integration/torture/run-torture.sh BUILD_DIR [OPTIONS]
+#
+#   BUILD_DIR        has bin/sampler-gcc (with lib/ beside it)
+#   --sample N       every N-th test of each set (sorted by name, first,
+#                    N+1-th, ...; deterministic), for CI
+#   --jobs J         tests run in parallel (default: nproc)
+#   --set "S..."     sets among execute, compile, ieee, or all (default all)
+#   --only GLOB      only tests whose name (no .c) matches GLOB, e.g. 'pr4*'
+#   --o3-every M     execute tests whose index is a multiple of M are also
+#                    tested at -O3 (default 4; 1: all; 0: none)
+#   --levels "L..."  optimisation levels instead of the default (execute:
+#                    "-O2 -O0", compile: "-O2"), for both sets, e.g.
+#                    --levels "-O1 -Os -Og" --o3-every 0
+#   --extra "FLAGS"  added to every compile, plain and instrumented (-g,
+#                    -fPIC, ...)
+#   --plugin-args "A" added to every instrumented compile only (e.g.
+#                    -fplugin-arg-sampler-outline-entry)
+#   --keep           keep the scratch directory even when everything passed
+#   --verbose        print a line for every test, not only failures
+#
+# Sources.  The tests come from Debian's gcc-12-source package, which puts
+# GCC's source tarball in /usr/src/gcc-12/ (installed with apt-get if missing
+# and we are root).  Only gcc.c-torture/execute and gcc.c-torture/compile are
+# extracted, once, into ${SAMPLER_CACHE:-$HOME/.cache/sampler}/torture/
+# (about 5 s); they never go into the repository.
+#
+# What is tested (ALL = -fplugin-arg-sampler-schemes=checks,branches,returns,
+# scalar-pairs,float-kinds,function-entries,bounds,values,sizes,indirect-calls,paths,subpaths):
+#
+#   execute/*.c  plain      gcc -OL -w OPTS T.c -lm, run
+#                sampler    sampler-gcc -OL -w -fchecking ALL OPTS T.c -lm,
+#                           run with SAMPLER_SPARSITY=0 (the unsampled
+#                           clones), =1 and =100 (fixed SAMPLER_SEED,
+#                           SAMPLER_FILE in the scratch dir)
+#                for L = 2, 0 (and 3 for every M-th test): the exit status
+#                and stdout of every sampler run must equal the plain run's
+#                at the same level.  A test whose plain build or run fails
+#                at the first level is skipped (not our concern); at a
+#                later level, that level is skipped.
+#   compile/*.c  plain      gcc -O2 -w OPTS -c T.c
+#                sampler    sampler-gcc -O2 -w -fchecking ALL OPTS -c T.c
+#                any "internal compiler error", any error line the plain
+#                compile does not give, or a failure where plain succeeds
+#                fails the test (tests that expect errors pass when the
+#                instrumented compile gives exactly the plain errors).
+#
+# OPTS come from the test's own DejaGnu lines, honoured simply, for an
+# x86_64-linux-gnu LP64 target: dg-options and dg-additional-options (with
+# their { target ... } selectors), dg-do with a target selector (compile
+# tests for other targets are skipped), dg-skip-if (whole test or one -O
+# level), dg-require-effective-target (a few that are false here, such as
+# ia32, ilp32 or run_expensive_tests, skip the test), dg-timeout-factor.
+# dg-add-options stack_size and ieee add nothing on this target; dg-final,
+# dg-error, dg-warning and friends are ignored (the plain build is the
+# reference).  -w always stays.  testsuite/integration/torture/skip.txt lists tests that
+# cannot work for reasons unrelated to the plugin, one "NAME reason" per
+# line (NAME as execute/foo or compile/foo); it must never hide a plugin bug.
+#
+# Output: one "FAIL: ..." line per failed configuration with the exact
+# commands (the scratch directory of a failed test is kept), then
+# "N passed, N failed, N skipped" with the skip reasons counted.  Exit status
+# 1 when anything failed, 2 on a usage or setup error.
+#
+# Environment (optional):
+#   SAMPLER_CACHE        cache root (default $HOME/.cache/sampler)
+#   TORTURE_SCRATCH      scratch dir (default a fresh ${TMPDIR:-/tmp}/sampler-torture.*)
+#   TORTURE_SEED         SAMPLER_SEED of the runs (default 12345)
+#   TORTURE_SPARSITIES   default "1 100"
+#   TORTURE_RUN_TIMEOUT  seconds per plain run (default 10; sampler runs get
+#                        3 times as much, compiles 12 and 36 times as much)
+#   TORTURE_EXTRA_LINK   extra objects/libraries for the instrumented links
+#                        (e.g. a stand-in for runtime symbols in progress)
+#   SAMPLER_GCC          the compiler, plain and under sampler-gcc (default gcc)
+#
+# Notes:
+#   * Timing on the 2-core development machine (--jobs 2): the full run
+#     (1592 execute + 1903 compile tests) about 28 min; --sample 10 about
+#     3 min.  Roughly 2/3 of the time is the execute set.
+#   * The build directory is copied into the scratch directory first, so a
+#     `make` during the run does not change the plugin under the tests; the
+#     commands in FAIL lines name that copy (kept on failure).
+#   * Sets: execute/*.c, compile/*.c and execute/ieee/*.c (the "ieee" set:
+#     run like execute, plus -fno-inline as ieee.exp adds; its .x files only
+#     concern other targets).  execute/builtins is not run: it needs
+#     DejaGnu's lib/ helpers linked in.
+#   * A failure line names the configuration, what differed, and the command
+#     lines; re-run one test with --only NAME --keep.
+
+set -u
+shopt -s nullglob
+
+ALL_SCHEMES=$("$(dirname "$0")/../../tools/scheme-names.sh")
+TARGET_TRIPLET=x86_64-pc-linux-gnu
+
+# ---------------------------------------------------------------------------
+# DejaGnu directive reader.  Input: a test file.  Output lines:
+#   OPTS <options>          options to add (dg-options, dg-additional-options)
+#   SKIP <reason>           the test does not apply here
+#   SKIPLEVEL <-Ox> <reason>
+#   TFACTOR <number>
+#   DO <what>               dg-do action (run, compile, assemble, link, ...)
+DG_AWK='
+function tokenize(s,    n, c, j) {
+  n = 0
+  while (length(s) > 0) {
+    c = substr(s, 1, 1)
+    if (c ~ /[ \t]/) { s = substr(s, 2); continue }
+    if (c == "{" || c == "}") { tok[++n] = c; s = substr(s, 2); continue }
+    if (c == "\"") {
+      j = index(substr(s, 2), "\"")
+      if (j == 0) { tok[++n] = s; s = ""; break }
+      tok[++n] = substr(s, 1, j + 1); s = substr(s, j + 2); continue
+    }
+    if (match(s, /^[^ \t{}"]+/)) { tok[++n] = substr(s, 1, RLENGTH); s = substr(s, RLENGTH + 1); continue }
+    s = substr(s, 2)
+  }
+  return n
+}
+function unq(w) { if (w ~ /^".*"$/) return substr(w, 2, length(w) - 2); return w }
+function globre(g,   r) {
+  r = g
+  gsub(/[.+^$()|\[\]]/, "\\\\&", r)
+  gsub(/\*/, ".*", r); gsub(/\?/, ".", r)
+  return "^" r "$"
+}
+function word_true(w,    parts, k, n, any) {
+  w = unq(w)
+  n = split(w, parts, /[ \t]+/)
+  any = 0
+  for (k = 1; k <= n; k++) {
+    if (parts[k] == "") continue
+    if (parts[k] ~ /-.*-|^\*$/) { if (TRIPLET ~ globre(parts[k])) any = 1 }
+    else if (!(parts[k] in FALSE_ET)) any = 1
+  }
+  return any
+}
+# recursive descent over tok[pos..lim]
+function p_expr(   v, w) { v = p_and(); while (pos <= lim && tok[pos] == "||") { pos++; w = p_and(); v = v || w } return v }
+function p_and(   v, w) { v = p_list(); while (pos <= lim && tok[pos] == "&&") { pos++; w = p_list(); v = v && w } return v }
+function p_list(   v, w) {
+  v = p_unary()
+  while (pos <= lim && tok[pos] != "||" && tok[pos] != "&&" && tok[pos] != "}") { w = p_unary(); v = v || w }
+  return v
+}
+function p_unary(   v) { if (tok[pos] == "!") { pos++; v = p_unary(); return !v } return p_primary() }
+function p_primary(   v) {
+  if (tok[pos] == "{") { pos++; v = p_expr(); if (tok[pos] == "}") pos++; return v }
+  v = word_true(tok[pos]); pos++; return v
+}
+# items of the directive: item_s[i]..item_e[i] token ranges
+function items(n,    i, depth, k) {
+  k = 0; i = 3
+  while (i < n) {
+    k++; item_s[k] = i
+    if (tok[i] == "{") {
+      depth = 0
+      for (; i < n; i++) { if (tok[i] == "{") depth++; else if (tok[i] == "}") { depth--; if (depth == 0) break } }
+    }
+    item_e[k] = i; i++
+  }
+  return k
+}
+function item_text(k,    i, s, a, b) {
+  a = item_s[k]; b = item_e[k]; s = ""
+  if (tok[a] == "{") { a++; b-- }
+  for (i = a; i <= b; i++) s = s (s == "" ? "" : " ") unq(tok[i])
+  return s
+}
+# a selector item { target SEL } or a bare list item; true if it applies here
+function sel_true(k,   a, b) {
+  a = item_s[k]; b = item_e[k]
+  if (tok[a] == "{") { a++; b-- }
+  if (tok[a] == "target") a++
+  else if (tok[a] == "xfail") return 1
+  if (a > b) return 1
+  pos = a; lim = b
+  return p_expr()
+}
+function item_true(k) { return sel_true(k) }
+BEGIN {
+  TRIPLET = "'"$TARGET_TRIPLET"'"
+  split("ia32 ilp32 llp64 x32 int16 freestanding newlib_nano_io short_enums vxworks_kernel run_expensive_tests nonpic avr ptr_eq_short int_eq_float lto", fl, " ")
+  for (k in fl) FALSE_ET[fl[k]] = 1
+}
+{
+  line = $0
+  while ((p = match(line, /\{[ \t]*dg-[a-z-]+/)) > 0) {
+    rest = substr(line, p)
+    # balanced braces from here
+    depth = 0; e = 0; inq = 0
+    for (i = 1; i <= length(rest); i++) {
+      c = substr(rest, i, 1)
+      if (c == "\"") inq = !inq
+      else if (!inq && c == "{") depth++
+      else if (!inq && c == "}") { depth--; if (depth == 0) { e = i; break } }
+    }
+    if (e == 0) break
+    d = substr(rest, 1, e)
+    line = substr(rest, e + 1)
+    delete tok
+    n = tokenize(d)
+    name = tok[2]
+    ni = items(n)
+    if (name == "dg-options" || name == "dg-additional-options") {
+      if (ni >= 2 && !sel_true(2)) continue
+      print "OPTS " item_text(1)
+    } else if (name == "dg-do") {
+      if (ni >= 2 && !sel_true(2)) print "SKIP dg-do target is not x86_64-linux"
+      print "DO " item_text(1)
+    } else if (name == "dg-require-effective-target") {
+      w = item_text(1)
+      if (ni >= 2 && !sel_true(2)) continue
+      if (w in FALSE_ET) print "SKIP requires effective target " w
+    } else if (name == "dg-skip-if") {
+      if (ni < 2 || !sel_true(2)) continue
+      inc = (ni >= 3) ? item_text(3) : "*"
+      exc = (ni >= 4) ? item_text(4) : ""
+      if (inc == "" || inc ~ /(^| )\*( |$)/) {
+        if (exc == "" ) print "SKIP dg-skip-if: " item_text(1)
+        else { m = split(exc, xs, " "); for (k = 1; k <= m; k++) if (xs[k] ~ /^-O/) print "ONLYLEVEL " xs[k] }
+      } else {
+        m = split(inc, xs, " ")
+        for (k = 1; k <= m; k++)
+          if (xs[k] ~ /^-O[0-3sg]?$/) print "SKIPLEVEL " xs[k] " dg-skip-if: " item_text(1)
+          else print "SKIPOPT " xs[k] " dg-skip-if: " item_text(1)
+      }
+    } else if (name == "dg-timeout-factor") {
+      print "TFACTOR " item_text(1)
+    }
+  }
+}
+'
+
+dg_parse () { awk "$DG_AWK" "$1"; }
+
+# ---------------------------------------------------------------------------
+# Worker: one test.  Environment from the driver (exported T_*).
+# Writes $T_RES/<set>__<name>.res: lines PASS, SKIP <reason>, FAIL <text>,
+# NOTE <text>; prints FAIL lines on stdout.
+
+res_line () { printf '%s\n' "$*" >> "$RES"; }
+fail () {
+  res_line "FAIL $*"
+  printf 'FAIL: %s\n' "$*"
+}
+
+# Quote a command line for display.
+qcmd () {
+  local a out=""
+  for a in "$@"; do
+    case $a in
+      *[!A-Za-z0-9_./=,+:@%-]*|'') out+="${out:+ }$(printf '%q' "$a")" ;;
+      *) out+="${out:+ }$a" ;;
+    esac
+  done
+  printf '%s' "$out"
+}
+
+classify_compile_failure () {   # $1 = log, $2 = status
+  if grep -q 'internal compiler error' "$1"; then echo "ICE"
+  elif [ "$2" = 124 ] || [ "$2" = 137 ]; then echo "compile timeout"
+  elif grep -q ': error: ' "$1"; then echo "error"
+  else echo "status $2"; fi
+}
+first_diag () { grep -m1 -E 'internal compiler error|: error: |: sorry, unimplemented|undefined reference|Error:' "$1" | cut -c1-300; }
+
+run_with () {   # $1 timeout, $2 out, $3 err, rest: command; prints status
+  local t=$1 o=$2 e=$3; shift 3
+  timeout -k 2 "$t" "$@" < /dev/null > "$o" 2> "$e"
+  echo $?
+}
+
+# The size of the text section (code) of an object or executable.
+text_size () { size -A "$1" 2>/dev/null | awk '$1 == ".text" { print $2; exit }'; }
+
+set_dir () { if [ "$1" = ieee ]; then echo execute/ieee; else echo "$1"; fi; }
+
+do_levels () {   # levels for test $2 of set $1; the first one gates
+  if [ "$1" = compile ]; then echo "$T_CLEVELS"; return; fi
+  local levels=$T_LEVELS
+  if [ "$T_O3EVERY" -gt 0 ] && [ $(( $2 % T_O3EVERY )) -eq 0 ]; then
+    case " $levels " in *" -O3 "*) ;; *) levels="$levels -O3" ;; esac
+  fi
+  echo "$levels"
+}
+
+worker () {
+  local set=$1 idx=$2 name=$3
+  local src="$T_SRC/$(set_dir "$set")/$name.c"
+  RES="$T_RES/${set}__$name.res"
+  : > "$RES"
+  local w="$T_SCRATCH/$set/$name"
+  rm -rf "$w"; mkdir -p "$w"; cd "$w" || return
+  ulimit -v 8000000 2>/dev/null
+
+  # skip list
+  local why
+  why=$(awk -v n="$set/$name" '$1 == n { $1 = ""; sub(/^ /, ""); print; exit }' "$T_SKIPFILE" 2>/dev/null)
+  if [ -n "$why" ]; then res_line "SKIP skip.txt: $why"; rm -rf "$w"; return; fi
+
+  local opts="" skip="" tf=1 key rest
+  local -a skiplevels=() onlylevels=() skipopts=()
+  while read -r key rest; do
+    case $key in
+      OPTS) opts+=" $rest" ;;
+      SKIP) [ -z "$skip" ] && skip=$rest ;;
+      SKIPLEVEL) skiplevels+=("$rest") ;;
+      ONLYLEVEL) onlylevels+=("$rest") ;;
+      SKIPOPT) skipopts+=("$rest") ;;
+      TFACTOR) tf=${rest%%.*}; [ -z "$tf" ] || [ "$tf" -lt 1 ] && tf=1 ;;
+    esac
+  done < <(dg_parse "$src")
+  if [ -n "$skip" ]; then res_line "SKIP $skip"; rm -rf "$w"; return; fi
+  local so
+  for so in ${skipopts[@]+"${skipopts[@]}"}; do
+    case " $opts " in *" ${so%% *} "*) res_line "SKIP ${so#* }"; rm -rf "$w"; return ;; esac
+  done
+  # options, word-split as DejaGnu would
+  local -a o
+  # execute/ieee: ieee.exp adds -fno-inline (and -ffloat-store only for ia32)
+  [ "$set" = ieee ] && opts="-fno-inline $opts"
+  read -r -a o <<< "$opts"
+
+  local rt=$(( T_RUN_TIMEOUT * tf ))
+  local irt=$(( rt * 3 )) ct=$(( rt * 12 )) ict=$(( rt * 36 ))
+  local -a plain inst
+  local s
+
+  local level lv first=1
+  if [ "$set" = compile ]; then
+    local prc irc nfail=0 ran=0 what
+    for level in $(do_levels compile "$idx"); do
+      lv=${level#-}
+      plain=("$T_CC" "$level" -w $T_EXTRA ${o[@]+"${o[@]}"} -c "$src" -o "$w/plain$lv.o")
+      inst=("$T_WRAPPER" "$level" -w -fchecking "-fplugin-arg-sampler-schemes=$ALL_SCHEMES" $T_PLUGIN_ARGS $T_EXTRA ${o[@]+"${o[@]}"} -c "$src" -o "$w/inst$lv.o")
+      prc=$(run_with "$ct" /dev/null "plain$lv.log" "${plain[@]}")
+      if grep -q 'internal compiler error' "plain$lv.log" || [ "$prc" = 124 ] || [ "$prc" = 137 ]; then
+        if [ "$first" = 1 ]; then res_line "SKIP plain compile ICE or timeout"; rm -rf "$w"; return; fi
+        res_line "NOTE $level skipped: plain compile ICE or timeout"; continue
+      fi
+      first=0; ran=1
+      irc=$(run_with "$ict" /dev/null "inst$lv.log" "${inst[@]}")
+      what=""
+      if grep -q 'internal compiler error' "inst$lv.log"; then what="ICE"
+      elif [ "$irc" = 124 ] || [ "$irc" = 137 ]; then what="compile timeout"
+      elif [ "$irc" != 0 ] && [ "$prc" = 0 ]; then what="compile fails, plain succeeds ($(classify_compile_failure "inst$lv.log" "$irc"))"
+      else
+        grep -E ': (error|sorry, unimplemented): ' "plain$lv.log" | sort -u > "plain$lv.err"
+        grep -E ': (error|sorry, unimplemented): ' "inst$lv.log" | sort -u > "inst$lv.err"
+        if [ -n "$(comm -13 "plain$lv.err" "inst$lv.err")" ]; then what="new error"; fi
+        if [ "$irc" = 0 ] && [ "$prc" != 0 ]; then res_line "NOTE $level plain compile fails, instrumented succeeds"; fi
+      fi
+      if [ -n "$what" ]; then
+        fail "compile/$name $level: $what: $(first_diag "inst$lv.log") | $(qcmd "${inst[@]}")"
+        res_line "CONF compile $level fail"
+        nfail=$((nfail + 1)); continue
+      fi
+      res_line "CONF compile $level pass"
+      [ "$prc" = 0 ] && res_line "SIZE compile $level $(text_size "$w/plain$lv.o") $(text_size "$w/inst$lv.o")"
+      [ "$prc" != 0 ] && res_line "NOTE $level expected errors, same with sampler"
+    done
+    if [ "$nfail" = 0 ]; then res_line PASS; rm -rf "$w"; fi
+    return
+  fi
+
+  # execute
+  local prc nfail=0 ran=0 sp rc
+  for level in $(do_levels execute "$idx"); do
+    lv=${level#-}
+    local skipthis=""
+    for s in ${skiplevels[@]+"${skiplevels[@]}"}; do [ "${s%% *}" = "$level" ] && skipthis=${s#* }; done
+    if [ ${#onlylevels[@]} -gt 0 ]; then
+      skipthis="dg-skip-if: not at $level"
+      for s in "${onlylevels[@]}"; do [ "$s" = "$level" ] && skipthis=""; done
+    fi
+    if [ -n "$skipthis" ]; then
+      res_line "NOTE $level skipped: $skipthis"; continue
+    fi
+    plain=("$T_CC" "$level" -w $T_EXTRA ${o[@]+"${o[@]}"} "$src" -o "$w/plain$lv" -lm)
+    prc=$(run_with "$ct" /dev/null "plain$lv.log" "${plain[@]}")
+    if [ "$prc" != 0 ]; then
+      if [ "$first" = 1 ]; then res_line "SKIP plain build fails"; rm -rf "$w"; return; fi
+      res_line "NOTE $level skipped: plain build fails"; continue
+    fi
+    prc=$(run_with "$rt" "plain$lv.out" "plain$lv.stderr" "$w/plain$lv")
+    if [ "$prc" != 0 ]; then
+      if [ "$first" = 1 ]; then
+        if [ "$prc" = 124 ] || [ "$prc" = 137 ]; then res_line "SKIP plain run times out"
+        else res_line "SKIP plain run fails"; fi
+        rm -rf "$w"; return
+      fi
+      res_line "NOTE $level skipped: plain run fails ($prc)"; continue
+    fi
+    first=0
+    inst=("$T_WRAPPER" "$level" -w -fchecking "-fplugin-arg-sampler-schemes=$ALL_SCHEMES" $T_PLUGIN_ARGS $T_EXTRA ${o[@]+"${o[@]}"} "$src" -o "$w/inst$lv" -lm ${T_EXTRA_LINK})
+    irc=$(run_with "$ict" /dev/null "inst$lv.log" "${inst[@]}")
+    ran=1
+    if [ "$irc" != 0 ]; then
+      fail "$set/$name $level: $(classify_compile_failure "inst$lv.log" "$irc"): $(first_diag "inst$lv.log") | $(qcmd "${inst[@]}")"
+      for sp in $T_SPARSITIES; do res_line "CONF $set $level sparsity=$sp fail"; done
+      nfail=$((nfail + 1)); continue
+    fi
+    res_line "SIZE $set $level $(text_size "$w/plain$lv") $(text_size "$w/inst$lv")"
+    for sp in $T_SPARSITIES; do
+      rc=$(SAMPLER_SPARSITY=$sp SAMPLER_SEED=$T_SEED SAMPLER_FILE="$w/report-$lv-$sp" \
+           run_with "$irt" "inst$lv-$sp.out" "inst$lv-$sp.stderr" "$w/inst$lv")
+      local diff=""
+      if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then diff="timeout (${irt}s; plain exits $prc)"
+      elif [ "$rc" != "$prc" ]; then diff="exit status $rc, plain $prc"
+      elif ! cmp -s "inst$lv-$sp.out" "plain$lv.out"; then diff="stdout differs from plain"
+      fi
+      if [ -n "$diff" ]; then
+        fail "$set/$name $level SAMPLER_SPARSITY=$sp: $diff | $(qcmd "${inst[@]}") && SAMPLER_SPARSITY=$sp SAMPLER_SEED=$T_SEED $w/inst$lv"
+        res_line "CONF $set $level sparsity=$sp fail"
+        nfail=$((nfail + 1))
+      else
+        res_line "CONF $set $level sparsity=$sp pass"
+      fi
+    done
+  done
+  if [ "$nfail" = 0 ]; then
+    if [ "$ran" = 0 ]; then res_line "SKIP dg-skip-if at every level tested"; else res_line PASS; fi
+    rm -rf "$w"
+  fi
+}
+
+if [ "${1:-}" = --worker ]; then
+  shift
+  while [ $# -ge 3 ]; do
+    worker "$1" "$2" "$3" > "$T_RES/.out.$$" 2>&1
+    cat "$T_RES/.out.$$"; rm -f "$T_RES/.out.$$"
+    if [ "${T_VERBOSE:-0}" = 1 ]; then
+      r=$(grep -m1 -v '^NOTE' "$T_RES/${1}__$3.res")
+      printf '%s/%s: %s\n' "$1" "$3" "${r%% *}"
+    fi
+    shift 3
+  done
+  exit 0
+fi
+
+# ---------------------------------------------------------------------------
+# Driver.
+
+usage () { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+
+BUILD=""
+SAMPLE=1
+JOBS=$(nproc 2>/dev/null || echo 2)
+SETS="execute compile ieee"
+ONLY="*"
+O3EVERY=4
+LEVELS=""
+EXTRA=""
+PLUGIN_ARGS=""
+KEEP=0
+VERBOSE=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --sample) SAMPLE=$2; shift 2 ;;
+    --sample=*) SAMPLE=${1#*=}; shift ;;
+    --jobs|-j) JOBS=$2; shift 2 ;;
+    --jobs=*) JOBS=${1#*=}; shift ;;
+    --set) SETS=$2; shift 2 ;;
+    --set=*) SETS=${1#*=}; shift ;;
+    --only) ONLY=$2; shift 2 ;;
+    --only=*) ONLY=${1#*=}; shift ;;
+    --o3-every) O3EVERY=$2; shift 2 ;;
+    --o3-every=*) O3EVERY=${1#*=}; shift ;;
+    --levels) LEVELS=$2; shift 2 ;;
+    --levels=*) LEVELS=${1#*=}; shift ;;
+    --extra) EXTRA=$2; shift 2 ;;
+    --extra=*) EXTRA=${1#*=}; shift ;;
+    --plugin-args) PLUGIN_ARGS=$2; shift 2 ;;
+    --plugin-args=*) PLUGIN_ARGS=${1#*=}; shift ;;
+    --keep) KEEP=1; shift ;;
+    --verbose) VERBOSE=1; shift ;;
+    -h|--help) usage ;;
+    -*) echo "run-torture.sh: unknown option $1" >&2; usage ;;
+    *) [ -z "$BUILD" ] || usage; BUILD=$1; shift ;;
+  esac
+done
+[ -n "$BUILD" ] || usage
+[ "$SETS" = all ] && SETS="execute compile ieee"
+case "$SAMPLE$JOBS$O3EVERY" in *[!0-9]*) echo "run-torture.sh: --sample, --jobs and --o3-every take numbers" >&2; exit 2 ;; esac
+[ "$SAMPLE" -ge 1 ] && [ "$JOBS" -ge 1 ] || { echo "run-torture.sh: --sample and --jobs must be >= 1" >&2; exit 2; }
+for s in $SETS; do case $s in execute|compile|ieee) ;; *) echo "run-torture.sh: unknown set $s" >&2; exit 2 ;; esac; done
+
+BUILD=$(cd "$BUILD" 2>/dev/null && pwd) || { echo "run-torture.sh: no build directory" >&2; exit 2; }
+WRAPPER=$BUILD/bin/sampler-gcc
+[ -x "$WRAPPER" ] || { echo "run-torture.sh: $WRAPPER not found (run make)" >&2; exit 2; }
+[ -f "$BUILD/lib/sampler/sampler.so" ] || { echo "run-torture.sh: plugin not built" >&2; exit 2; }
+HERE=$(cd "$(dirname "$0")" && pwd)
+
+# --- the torture sources -----------------------------------------------------
+TARBALL=$(ls /usr/src/gcc-12/gcc-12*.tar.xz 2>/dev/null | grep -v gm2 | head -1)
+if [ -z "$TARBALL" ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
+    echo "run-torture.sh: installing gcc-12-source" >&2
+    { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y gcc-12-source; } > /dev/null 2>&1
+    TARBALL=$(ls /usr/src/gcc-12/gcc-12*.tar.xz 2>/dev/null | grep -v gm2 | head -1)
+  fi
+  [ -n "$TARBALL" ] || { echo "run-torture.sh: /usr/src/gcc-12/gcc-*.tar.xz missing; apt-get install gcc-12-source" >&2; exit 2; }
+fi
+TOP=$(basename "$TARBALL" .tar.xz)          # gcc-12.2.0-dfsg
+CACHE=${SAMPLER_CACHE:-$HOME/.cache/sampler}/torture/$TOP
+if [ ! -f "$CACHE/.complete" ]; then
+  echo "run-torture.sh: extracting the torture tests into $CACHE" >&2
+  rm -rf "$CACHE"; mkdir -p "$CACHE"
+  inner=$(tar -tJf "$TARBALL" | head -1); inner=${inner%%/*}
+  tar -xJf "$TARBALL" -C "$CACHE" --strip-components=3 --wildcards \
+      "$inner/gcc/testsuite/gcc.c-torture/execute/*" "$inner/gcc/testsuite/gcc.c-torture/compile/*" \
+    || { echo "run-torture.sh: extraction failed" >&2; exit 2; }
+  touch "$CACHE/.complete"
+fi
+SRC=$CACHE/gcc.c-torture
+
+# --- scratch -----------------------------------------------------------------
+if [ -n "${TORTURE_SCRATCH:-}" ]; then
+  SCRATCH=$TORTURE_SCRATCH; rm -rf "$SCRATCH"; mkdir -p "$SCRATCH"
+else
+  SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/sampler-torture.XXXXXX")
+fi
+SCRATCH=$(cd "$SCRATCH" && pwd)
+mkdir -p "$SCRATCH/results"
+
+# A snapshot of the build, so that a `make` elsewhere during the run cannot
+# change the plugin or runtime under the tests (the wrapper finds lib/ beside
+# its bin/).
+mkdir -p "$SCRATCH/build"
+cp -a "$BUILD/bin" "$BUILD/lib" "$SCRATCH/build/" || { echo "run-torture.sh: cannot copy $BUILD" >&2; exit 2; }
+WRAPPER=$SCRATCH/build/bin/sampler-gcc
+
+export T_SRC=$SRC T_SCRATCH=$SCRATCH T_RES=$SCRATCH/results T_WRAPPER=$WRAPPER
+export T_CC=${SAMPLER_GCC:-gcc} T_SKIPFILE=$HERE/skip.txt T_O3EVERY=$O3EVERY T_VERBOSE=$VERBOSE
+if [ -n "$LEVELS" ]; then export T_LEVELS=$LEVELS T_CLEVELS=$LEVELS
+else export T_LEVELS="-O2 -O0" T_CLEVELS="-O2"; fi
+export T_EXTRA=$EXTRA T_PLUGIN_ARGS=$PLUGIN_ARGS
+export T_SEED=${TORTURE_SEED:-12345} T_SPARSITIES=${TORTURE_SPARSITIES:-0 1 100}
+export T_RUN_TIMEOUT=${TORTURE_RUN_TIMEOUT:-10} T_EXTRA_LINK=${TORTURE_EXTRA_LINK:-}
+export LC_ALL=C
+unset SAMPLER_SPARSITY SAMPLER_SEED SAMPLER_FILE
+
+# --- the test list: "set index name" triples ---------------------------------
+LIST=$SCRATCH/list
+: > "$LIST"
+for s in $SETS; do
+  i=0
+  for f in $(cd "$SRC/$(set_dir "$s")" && ls *.c | sort); do
+    n=${f%.c}
+    if [ $(( i % SAMPLE )) -eq 0 ]; then
+      # shellcheck disable=SC2254
+      case $n in $ONLY) printf '%s %s %s\n' "$s" "$i" "$n" >> "$LIST" ;; esac
+    fi
+    i=$((i + 1))
+  done
+done
+total=$(wc -l < "$LIST")
+echo "run-torture.sh: $total tests ($SETS; sample 1/$SAMPLE; levels $T_LEVELS${T_EXTRA:+; extra $T_EXTRA}${T_PLUGIN_ARGS:+; plugin $T_PLUGIN_ARGS}; $JOBS jobs), scratch $SCRATCH" >&2
+
+start=$(date +%s)
+# Interleave so that slow tests spread out; 4 tests per worker process.
+xargs -P "$JOBS" -n 12 "$BASH" "$0" --worker < "$LIST"
+end=$(date +%s)
+
+# --- summary -----------------------------------------------------------------
+pass=0; failn=0; skipn=0
+: > "$SCRATCH/skips"
+while read -r s i n; do
+  r=$T_RES/${s}__$n.res
+  if [ ! -s "$r" ]; then
+    echo "FAIL: $s/$n: no result (runner error)"; failn=$((failn + 1)); continue
+  fi
+  if grep -q '^FAIL' "$r"; then failn=$((failn + 1))
+  elif grep -q '^SKIP' "$r"; then skipn=$((skipn + 1)); grep -m1 '^SKIP' "$r" | cut -c6- >> "$SCRATCH/skips"
+  else pass=$((pass + 1)); fi
+done < "$LIST"
+
+if [ "$skipn" -gt 0 ]; then
+  echo "skipped, by reason:"
+  sort "$SCRATCH/skips" | uniq -c | sort -rn | sed 's/^/  /'
+fi
+levelnotes=$(cat "$T_RES"/*.res 2>/dev/null | grep -c '^NOTE -O' || true)
+[ "$levelnotes" -gt 0 ] && echo "($levelnotes single -O levels skipped because their plain build or run fails or dg-skip-if)"
+# Per configuration: passed / total; text growth, instrumented over plain.
+cat "$T_RES"/*.res 2>/dev/null | awk '
+  $1 == "CONF" { k = $2 " " $3 (NF > 4 ? " " $4 : ""); tot[k]++; if ($NF == "pass") ok[k]++ }
+  $1 == "SIZE" && $4 > 0 { k = $2 " " $3; p[k] += $4; i[k] += $5; n[k]++ }
+  END {
+    for (k in tot) printf "  %-32s %5d / %5d passed\n", k, ok[k], tot[k] | "sort"
+    close("sort")
+    for (k in p) printf "  text %-27s %5.2fx plain (%d binaries, %d -> %d bytes)\n", k, i[k] / p[k], n[k], p[k], i[k] | "sort"
+  }'
+echo "time: $((end - start)) s"
+echo "$pass passed, $failn failed, $skipn skipped"
+if [ "$failn" -gt 0 ]; then
+  echo "scratch (failed tests' files): $SCRATCH"
+  exit 1
+fi
+[ "$KEEP" = 1 ] && echo "scratch: $SCRATCH" || rm -rf "$SCRATCH"
+exit 0
