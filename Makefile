@@ -251,28 +251,26 @@ check-torture-ci: all
 
 # The predicate schemes' counts, the values scheme's hot-lists, and the
 # subpaths scheme's hot subpaths.
-check-schemes: all
-	testsuite/schemes/run-scheme-tests.sh $(abspath $(B))
-	testsuite/values/run-values-tests.sh $(abspath $(B))
-	testsuite/subpaths/run-subpaths-tests.sh $(abspath $(B))
+check-schemes: all $(TEST_TOOLS)
+	$(RUN_CASES) testsuite/schemes --exclude testsuite/schemes/paths
 
 # The paths scheme: exact path counts at sparsity 1, binomial bounds at
-# 100, hash tables, path limits (testsuite/paths/).
-check-paths: all
-	testsuite/paths/run-paths-tests.sh $(abspath $(B))
-	testsuite/paths/run-ppp-tests.sh $(abspath $(B))
+# 100, hash tables, path limits, preferential numbering
+# (testsuite/schemes/paths/).
+check-paths: all $(TEST_TOOLS)
+	$(RUN_CASES) testsuite/schemes/paths
 
-check-run: all
-	testsuite/run/run-tests.sh $(abspath $(B))
+check-run: all $(TEST_TOOLS)
+	$(RUN_CASES) testsuite/runtime/sampling
 
 # Weighted sites and trained rates (docs/rates.md): default weights change
 # nothing, the statistics of weighted sites, training, bad rates files.
-check-rates: all
-	testsuite/rates/run-rates-tests.sh $(abspath $(B))
+check-rates: all $(TEST_TOOLS)
+	$(RUN_CASES) testsuite/rates
 
 # Threads, fork and exec, crashes, shared libraries, interim reports.
-check-runtime: all
-	testsuite/runtime/run-runtime-tests.sh $(abspath $(B))
+check-runtime: all $(TEST_TOOLS)
+	$(RUN_CASES) testsuite/runtime --exclude testsuite/runtime/sampling
 
 # The benchmark of real programs (bench/bench.py): PROGRAMS=bzip2,lua,...
 # CONFIGS=plain,brs-1000,... RUNS=5 SIZE=full CALLGRIND_SIZE=small SAMPLER_FLAGS=...

@@ -1,0 +1,49 @@
+#!/bin/bash
+# exact.c at sparsity 1, -O0 and -O2: every value's visits as
+# exact.expected (derived by hand in exact.c); export's values.csv has a
+# row per value of the run; values --format=html: a table per site, a row
+# per value.
+# CHECKS: bash $SRC
+. "$TESTSUITE/schemes/values/lib.sh"
+name=exact
+for opt in -O0 -O2; do
+    if ! build_program $name $opt; then
+        fail "build($name $opt)" "$scratch/build.err"
+        continue
+    fi
+    if SAMPLER_SPARSITY=1 SAMPLER_FILE=$scratch/$name$opt.report "$scratch/$name$opt" 2 &&
+       value_rows "$scratch/$name$opt" "$scratch/$name$opt.report" >"$scratch/$name$opt.rows" &&
+       diff -u "$here/$name.expected" "$scratch/$name$opt.rows" >"$scratch/diff"; then
+        pass "$name($opt): $(wc -l <"$scratch/$name$opt.rows") values as $name.expected"
+    else
+        fail "$name($opt)" "$scratch/diff"
+    fi
+done
+
+if [ -f "$scratch/exact-O2.report" ] &&
+   "$report" export "$scratch/exact-O2.report" --binary "$scratch/exact-O2" \
+       --output "$scratch/export" 2>"$scratch/err" &&
+   [ "$(head -n 1 "$scratch/export/values.csv")" = run,unit,site,sampled,tau,count,value,target ] &&
+   [ "$(tail -n +2 "$scratch/export/values.csv" | wc -l)" = "$(wc -l <"$here/exact.expected")" ] &&
+   grep -q ',12,1,8,-1,$' "$scratch/export/values.csv" &&
+   grep -q ',12,1,6,4096,$' "$scratch/export/values.csv"; then
+    pass "export: values.csv"
+else
+    fail "export: values.csv" "$scratch/err"
+fi
+
+# The page: one table per site (7 in exact.c), a row per value and the
+# header, nothing unescaped from the predicates.
+if [ -f "$scratch/exact-O2.report" ] &&
+   "$report" values "$scratch/exact-O2.report" --binary "$scratch/exact-O2" --top=1024 \
+       --format=html >"$scratch/values.html" 2>"$scratch/err" &&
+   [ "$(grep -c '^<table>' "$scratch/values.html")" = 7 ] &&
+   [ "$(grep -c '^<tr><td' "$scratch/values.html")" = "$(wc -l <"$here/exact.expected")" ] &&
+   grep -q 'classify (...) (signed)' "$scratch/values.html" &&
+   tail -n 1 "$scratch/values.html" | grep -qx '</body></html>'; then
+    pass "html: a table per site, a row per value"
+else
+    fail "html" "$scratch/err"
+fi
+
+finish
