@@ -75,16 +75,7 @@ run_chunk () {
 # found CSV FUNCTIONS: "STEP RANK" of the bug (first elimination step in
 # one of the FUNCTIONS, first position in the ranking), "-" for none.
 found () {
-    python3 - "$1" "$2" <<'PY'
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-def first(kind):
-    for r in rows:
-        if r["list"] == kind and r["function"] in sys.argv[2].split():
-            return r["position"]
-    return "-"
-print(first("elimination"), first("ranking"))
-PY
+    python3 "$here/bug-position.py" "$1" "$2"
 }
 
 # bug_function BUG: the functions where the bug's predicates lie: for the

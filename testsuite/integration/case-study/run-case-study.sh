@@ -99,10 +99,7 @@ sed -n '1,/^$/p; /^Elimination/,/^$/p' "$scratch/rank.txt"
 # Which of the two comes first depends on which sites the sampled visits
 # fell on, so a change in the set of sites can swap them; the bug's own
 # line must be among the first two steps.
-steps=$(python3 -c '
-import csv, sys
-steps = [r for r in csv.DictReader(open(sys.argv[1])) if r["list"] == "elimination"]
-print(" ".join(r["function"] for r in steps[:2]))' "$scratch/rank.csv")
+steps=$(python3 "$here/first-steps.py" "$scratch/rank.csv")
 case " $steps " in
     *" more_arrays "*)
         pass "more_arrays is in the first two steps of the elimination ($steps)" ;;
