@@ -10,11 +10,11 @@ bad_rates() {   # NAME EXPECTED-TEXT CONTENTS (printf format, no arguments)
     printf "$3" >"$d/$1.rates"
     if "$sgcc" -O2 -c -I"$TESTSUITE/runtime/sampling" -fplugin-arg-sampler-rates="$d/$1.rates" "$src" \
         -o "$d/$1.o" 2>"$d/$1.err"; then
-        fail "bad rates: $1" "the compile succeeded"
+        fail_with "bad rates: $1" "the compile succeeded"
     elif grep -q -- "$2" "$d/$1.err"; then
         pass "bad rates: $1" "$(grep -m1 -- "$2" "$d/$1.err" | sed "s|$d/||")"
     else
-        fail "bad rates: $1" "expected '$2' in:" "$(cat "$d/$1.err")"
+        fail_with "bad rates: $1" "expected '$2' in:" "$(cat "$d/$1.err")"
     fi
 }
 bad_rates empty "empty, not a rates file" ''
@@ -48,19 +48,20 @@ bad_rates truncated "3: the last line has no newline" \
 name="bad rates: missing file"
 if "$sgcc" -c -fplugin-arg-sampler-rates="$d/none.rates" "$src" -I"$TESTSUITE/runtime/sampling" \
     -o "$d/x.o" 2>"$d/none.err"; then
-    fail "$name" "the compile succeeded"
+    fail_with "$name" "the compile succeeded"
 elif grep -q "cannot read the rates file .*none.rates" "$d/none.err"; then
     pass "$name" "$(grep -m1 'cannot read' "$d/none.err" | sed "s|$d/||")"
 else
-    fail "$name" "$(cat "$d/none.err")"
+    fail_with "$name" "$(cat "$d/none.err")"
 fi
 printf 'sampler-rates\t1\nunit\t2\n' >"$d/ok.rates"
 name="bad rates: pairs-sites=pair refused"
 if "$sgcc" -c -fplugin-arg-sampler-rates="$d/ok.rates" -fplugin-arg-sampler-pairs-sites=pair \
     "$src" -I"$TESTSUITE/runtime/sampling" -o "$d/x.o" 2>"$d/pair.err"; then
-    fail "$name" "the compile succeeded"
+    fail_with "$name" "the compile succeeded"
 elif grep -q "needs .pairs-sites=assignment." "$d/pair.err"; then
     pass "$name" "$(grep -m1 'pairs-sites' "$d/pair.err")"
 else
-    fail "$name" "$(cat "$d/pair.err")"
+    fail_with "$name" "$(cat "$d/pair.err")"
 fi
+finish

@@ -16,7 +16,7 @@ for program in pair uneven switch recursion; do
     if ! "$sgcc" -O2 -I"$programs" -fplugin-arg-sampler-schemes=$schemes \
         -fplugin-arg-sampler-site-table="$d/default.sites" "$src" -o "$d/default" \
         2>"$d/default.err"; then
-        fail "$name: default build" "$(cat "$d/default.err")"
+        fail_with "$name: default build" "$(cat "$d/default.err")"
         continue
     fi
     rates_from_table "$d/default.sites" 1 1 >"$d/ones.rates"
@@ -24,7 +24,7 @@ for program in pair uneven switch recursion; do
         -fplugin-arg-sampler-rates="$d/ones.rates" \
         -fplugin-arg-sampler-site-table="$d/ones.sites" "$src" -o "$d/ones" \
         2>"$d/ones.err"; then
-        fail "$name: build with rates of weight 1" "$(cat "$d/ones.err")"
+        fail_with "$name: build with rates of weight 1" "$(cat "$d/ones.err")"
         continue
     fi
     # The weighted table is the default one with unit 1 and weights 1 (and
@@ -34,7 +34,7 @@ for program in pair uneven switch recursion; do
                 "$d/ones.sites" | sort -u)" = 1 ]; then
         pass "$name: same sites, weight 1" "$(grep -c '^site' "$d/ones.sites") sites"
     else
-        fail "$name: same sites, weight 1" "$(diff "$d/default.sites" "$d/ones.sites" | head -5)"
+        fail_with "$name: same sites, weight 1" "$(diff "$d/default.sites" "$d/ones.sites" | head -5)"
     fi
     same=yes
     for seed in 1 2 3; do
@@ -52,7 +52,8 @@ for program in pair uneven switch recursion; do
         pass "$name: same reports at seeds 1 2 3" \
              "$(grep -c '^[0-9]' "$d/default-1.report") sites observed"
     else
-        fail "$name: same reports at seeds 1 2 3" "${detail:-no report}"
+        fail_with "$name: same reports at seeds 1 2 3" "${detail:-no report}"
     fi
 done
 
+finish

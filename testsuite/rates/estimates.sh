@@ -21,7 +21,7 @@ for scheme in values paths subpaths; do
     if ! "$sgcc" -O2 -fplugin-arg-sampler-schemes=$scheme \
             -fplugin-arg-sampler-site-table="$d/$scheme-exact.sites" "$src" \
             -o "$d/$scheme-exact" 2>"$d/$scheme.err"; then
-        fail "estimates: $scheme builds" "$(cat "$d/$scheme.err")"
+        fail_with "estimates: $scheme builds" "$(cat "$d/$scheme.err")"
         continue
     fi
     awk -F'\t' -v OFS='\t' '
@@ -33,7 +33,7 @@ for scheme in values paths subpaths; do
             -fplugin-arg-sampler-rates="$d/$scheme.rates" \
             -fplugin-arg-sampler-site-table="$d/$scheme.sites" "$src" \
             -o "$d/$scheme" 2>"$d/$scheme.err"; then
-        fail "estimates: $scheme builds with rates" "$(cat "$d/$scheme.err")"
+        fail_with "estimates: $scheme builds with rates" "$(cat "$d/$scheme.err")"
         continue
     fi
     mkdir -p "$d/$scheme-runs"
@@ -88,8 +88,8 @@ for scheme in values paths subpaths; do
         "$d/$scheme-exact.rows" "$d/$scheme.rows")
     case $verdict in
     ok*) [ "$(wc -l <"$d/$scheme.rows")" -ge 3 ] && pass "estimates: $scheme through each site's rate" "${verdict#ok }" \
-         || fail "estimates: $scheme through each site's rate" "too few rows" "$verdict" ;;
-    *) fail "estimates: $scheme through each site's rate" "$verdict" "$(cat "$d/$scheme-report.err")" ;;
+         || fail_with "estimates: $scheme through each site's rate" "too few rows" "$verdict" ;;
+    *) fail_with "estimates: $scheme through each site's rate" "$verdict" "$(cat "$d/$scheme-report.err")" ;;
     esac
 done
 
@@ -98,10 +98,11 @@ done
 if [ -s "$d/subpaths.sites" ] && [ -s "$d/subpaths-runs/1.report" ]; then
     awk -F'\t' -v OFS='\t' '$1 == "site" { $11 = 0 } 1' "$d/subpaths.sites" >"$d/zero.sites"
     if "$report" subpaths "$d/subpaths-runs/1.report" --sites "$d/zero.sites" >/dev/null 2>"$d/zero.err"; then
-        fail "estimates: a subpath from a block of weight 0 is refused" "accepted"
+        fail_with "estimates: a subpath from a block of weight 0 is refused" "accepted"
     elif grep -q "which has weight 0" "$d/zero.err"; then
         pass "estimates: a subpath from a block of weight 0 is refused" "$(cat "$d/zero.err")"
     else
-        fail "estimates: a subpath from a block of weight 0 is refused" "$(cat "$d/zero.err")"
+        fail_with "estimates: a subpath from a block of weight 0 is refused" "$(cat "$d/zero.err")"
     fi
 fi
+finish

@@ -29,10 +29,10 @@ then
         && [ "$long_paths" -gt 0 ]; then
         pass "rates: heavy sites build, in regions of their own, each at its rate" "$long_paths long-path checks; rare: $detail; hot: $detail2"
     else
-        fail "rates: heavy sites build, in regions of their own, each at its rate" "long-path checks: $long_paths" "${detail:-}" "${detail2:-}"
+        fail_with "rates: heavy sites build, in regions of their own, each at its rate" "long-path checks: $long_paths" "${detail:-}" "${detail2:-}"
     fi
 else
-    fail "rates: heavy sites build, in regions of their own, each at its rate" "$(tail -5 "$d/heavy.err")"
+    fail_with "rates: heavy sites build, in regions of their own, each at its rate" "$(tail -5 "$d/heavy.err")"
 fi
 
 # One straight-line block whose 301 sites weigh 2^20 units each, more than
@@ -65,19 +65,20 @@ then
         && detail=$("$statcheck" binom $((sites * runs)) "$sampled" 0.9226 0.9999 2>&1); then
         pass "$name" "$long_paths long-path checks; $detail"
     else
-        fail "$name" "output (expected $expected):${wrong:- right}" "long-path checks: $long_paths" "${detail:-}"
+        fail_with "$name" "output (expected $expected):${wrong:- right}" "long-path checks: $long_paths" "${detail:-}"
     fi
 else
-    fail "$name" "$(tail -5 "$d/block.err")"
+    fail_with "$name" "$(tail -5 "$d/block.err")"
 fi
 # Without a region limit the block cannot be split: a clear error.
 name="rates: such a block without a region limit is refused"
 if "$sgcc" -O2 -fplugin-arg-sampler-schemes=bounds -fplugin-arg-sampler-rates="$d/block.rates" \
         -fplugin-arg-sampler-region-limit=0 "$d/block.c" -o "$d/block-unlimited" 2>"$d/unlimited.err"; then
-    fail "$name" "accepted"
+    fail_with "$name" "accepted"
 elif grep -q 'weigh more than 268435455 countdown units' "$d/unlimited.err"; then
     pass "$name" "$(grep -m1 error "$d/unlimited.err")"
 else
-    fail "$name" "$(cat "$d/unlimited.err")"
+    fail_with "$name" "$(cat "$d/unlimited.err")"
 fi
 
+finish

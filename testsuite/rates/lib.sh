@@ -1,6 +1,6 @@
 # lib.sh, sourced by the cases of this folder (bash): weighted sites and
 # trained rates (docs/rates.md).  Every assertion prints "PASS: ..." or
-# "FAIL: ..." (with "    | " detail lines).
+# "FAIL: ..." (tally.sh's pass and fail_with).
 #   rates_from_table TABLE UNIT WEIGHT   a rates file giving every site of
 #                     the site table TABLE weight WEIGHT in unit UNIT
 #   report_body REPORT   a report without what differs between two binaries
@@ -17,12 +17,7 @@ sgcc=$WRAPPER
 report=$REPORT
 statcheck=$STAT_CHECK
 out=$T
-pass() { echo "PASS: $1${2:+ -- $2}"; }
-fail() {
-    echo "FAIL: $1"
-    shift
-    for line in "$@"; do printf '%s\n' "$line" | sed 's/^/    | /'; done
-}
+. "$TOOLS/tally.sh"
 
 # A rates file giving every site of the site table TABLE weight WEIGHT in
 # unit UNIT.

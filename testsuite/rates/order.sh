@@ -28,10 +28,11 @@ if "$sgcc" -O2 -fplugin-arg-sampler-schemes=branches,returns,scalar-pairs \
         pass "rates: sites of one key out of line order each take their line's weight" \
             "at ? haystack at lines $out_of_order"
     else
-        fail "rates: sites of one key out of line order each take their line's weight" \
+        fail_with "rates: sites of one key out of line order each take their line's weight" \
             "$wrong" "at ? haystack at lines '$out_of_order' (expected 18 17)"
     fi
 else
-    fail "rates: order.c builds" "$(cat "$o/build.err")"
+    fail_with "rates: order.c builds" "$(cat "$o/build.err")"
 fi
 
+finish

@@ -17,7 +17,7 @@ if "$sgcc" -O2 -fplugin-arg-sampler-schemes=branches -fplugin-arg-sampler-site-t
     if "$report" rates "$d/runs" --output "$d/train.rates" 2>"$d/rates.err"; then
         pass "rates: trained on 20 runs" "$(grep -c '^site' "$d/train.rates") sites, $(grep '^unit' "$d/train.rates")"
     else
-        fail "rates: trained on 20 runs" "$(cat "$d/rates.err")"
+        fail_with "rates: trained on 20 runs" "$(cat "$d/rates.err")"
     fi
     budget=$(awk '/^# budget/ { print $3 }' "$d/train.rates")
     "$sgcc" -O2 -fplugin-arg-sampler-schemes=branches -fplugin-arg-sampler-rates="$d/train.rates" \
@@ -36,13 +36,13 @@ if "$sgcc" -O2 -fplugin-arg-sampler-schemes=branches -fplugin-arg-sampler-site-t
     if [ "$rare" = 100 ] && [ "$once" = 1 ]; then
         pass "rates: rare sites at every visit" "rare branch $rare_before samples a run before, $rare after; once-a-run branch $once"
     else
-        fail "rates: rare sites at every visit" "rare branch $rare_before a run before, $rare after (visits 100); once-a-run $once (visits 1)"
+        fail_with "rates: rare sites at every visit" "rare branch $rare_before a run before, $rare after (visits 100); once-a-run $once (visits 1)"
     fi
     total=$(awk '{ n += $2 } END { print n / 20 }' "$d/again.samples")
     if awk -v t="$total" -v b="$budget" 'BEGIN { exit !(t <= b * 1.02) }'; then
         pass "rates: within the budget" "$total samples a run, budget $budget"
     else
-        fail "rates: within the budget" "$total samples a run, budget $budget"
+        fail_with "rates: within the budget" "$total samples a run, budget $budget"
     fi
     # The hot branch i % 3 (line 12): its trained rate, binomially.
     w=$(awk -F'\t' '$1 == "site" && $5 == 12 { print $11 }' "$d/trained.sites")
@@ -52,7 +52,7 @@ if "$sgcc" -O2 -fplugin-arg-sampler-schemes=branches -fplugin-arg-sampler-site-t
     if detail=$("$statcheck" binom 2000000 "$hot" "$r" 0.9999 2>&1); then
         pass "rates: hot site at its trained rate (weight $w, unit $u)" "$detail"
     else
-        fail "rates: hot site at its trained rate (weight $w, unit $u)" "$detail"
+        fail_with "rates: hot site at its trained rate (weight $w, unit $u)" "$detail"
     fi
 
     # show: each site's rate, and counts estimated through it.
@@ -63,13 +63,13 @@ if "$sgcc" -O2 -fplugin-arg-sampler-schemes=branches -fplugin-arg-sampler-site-t
         && awk -v r="$rare_rate" 'BEGIN { exit !(r > 0.999999 * 0.999999 && r <= 1) }'; then
         pass "rates: show estimates through each site's rate" "hot branch: $est visits estimated of 100000; rare branch rate $rare_rate"
     else
-        fail "rates: show estimates through each site's rate" "hot branch: '$est' visits estimated of 100000; rare branch rate '$rare_rate'" "$(cat "$d/show.err")"
+        fail_with "rates: show estimates through each site's rate" "hot branch: '$est' visits estimated of 100000; rare branch rate '$rare_rate'" "$(cat "$d/show.err")"
     fi
     "$report" show "$d/again/21.report" --sites "$d/trained.sites" >"$d/show.txt" 2>&1
     if grep -q '^unit      17 countdown units' "$d/show.txt" && grep -q 'i % 3 == 0 *0.00937' "$d/show.txt"; then
         pass "rates: show's text gives the unit and the rates"
     else
-        fail "rates: show's text gives the unit and the rates" "$(head -12 "$d/show.txt")"
+        fail_with "rates: show's text gives the unit and the rates" "$(head -12 "$d/show.txt")"
     fi
 
     # The source moves on: two lines on top, and a new branch.
@@ -80,7 +80,7 @@ if "$sgcc" -O2 -fplugin-arg-sampler-schemes=branches -fplugin-arg-sampler-site-t
         && grep -q "0 sites on their line, 6 moved, 1 not in the rates file" "$d/moved.err"; then
         pass "rates: moved sites keep their rates" "$(grep -o 'rates for.*' "$d/moved.err")"
     else
-        fail "rates: moved sites keep their rates" "$(cat "$d/moved.err")"
+        fail_with "rates: moved sites keep their rates" "$(cat "$d/moved.err")"
     fi
     # Each old site's weight, by predicate, as trained; the new one's the unit.
     moved=$(awk -F'\t' 'FNR == NR { if ($1 == "site") w[$8] = $2; next }
@@ -91,10 +91,10 @@ if "$sgcc" -O2 -fplugin-arg-sampler-schemes=branches -fplugin-arg-sampler-site-t
     if [ -z "$moved" ] && grep -q 'n < 0' "$d/moved.sites"; then
         pass "rates: moved sites' weights as trained, the new site's the default"
     else
-        fail "rates: moved sites' weights as trained, the new site's the default" "$moved"
+        fail_with "rates: moved sites' weights as trained, the new site's the default" "$moved"
     fi
 else
-    fail "rates: train.c builds" "$(cat "$d/plain.err")"
+    fail_with "rates: train.c builds" "$(cat "$d/plain.err")"
 fi
 
 
@@ -110,26 +110,27 @@ then
     if [ "$zero" = "11 12 14" ] && [ "$sampled" = "8 15 19" ]; then
         pass "rates: --min-rate leaves hot sites uninstrumented" "weight 0 at lines $zero; sampled: lines $sampled"
     else
-        fail "rates: --min-rate leaves hot sites uninstrumented" "weight 0 at lines '$zero' (expected 11 12 14); sampled lines '$sampled' (expected 8 15 19)"
+        fail_with "rates: --min-rate leaves hot sites uninstrumented" "weight 0 at lines '$zero' (expected 11 12 14); sampled lines '$sampled' (expected 8 15 19)"
     fi
 else
-    fail "rates: --min-rate leaves hot sites uninstrumented" "$(cat "$d/adaptive.err")"
+    fail_with "rates: --min-rate leaves hot sites uninstrumented" "$(cat "$d/adaptive.err")"
 fi
 
 
 name="rates: bad options"
 for args in "--budget=0" "--budget=x" "--sparsity=0" "--unit=4097" "--min-rate=2" "--fail-if=signal"; do
     if "$report" rates "$d/runs" --output "$d/x.rates" $args 2>"$d/opt.err"; then
-        fail "$name: $args" "accepted"
+        fail_with "$name: $args" "accepted"
     elif [ -e "$d/x.rates" ]; then
-        fail "$name: $args" "wrote $d/x.rates"
+        fail_with "$name: $args" "wrote $d/x.rates"
     else
         pass "$name: $args" "$(head -1 "$d/opt.err")"
     fi
 done
 if "$report" rates "$d/runs" 2>"$d/opt.err"; then
-    fail "$name: no --output" "accepted"
+    fail_with "$name: no --output" "accepted"
 else
     pass "$name: no --output" "$(head -1 "$d/opt.err")"
 fi
 
+finish

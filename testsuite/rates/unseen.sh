@@ -29,8 +29,9 @@ if "$sgcc" -O2 -fplugin-arg-sampler-schemes=branches "$d/unseen.c" -o "$d/plain"
        awk -v t="$total" -v b="$budget" 'BEGIN { exit !(t <= b + 4 * sqrt(b / 10) + 1) }'; then
         pass "rates: sites never sampled keep the budget" "$unseen never sampled; $total samples a run, budget $budget"
     else
-        fail "rates: sites never sampled keep the budget" "${unseen:-?} never sampled; $total samples a run, budget $budget" "$(cat "$d/rates.err" "$d/trained.err")"
+        fail_with "rates: sites never sampled keep the budget" "${unseen:-?} never sampled; $total samples a run, budget $budget" "$(cat "$d/rates.err" "$d/trained.err")"
     fi
 else
-    fail "build(unseen)" "$(cat "$d/plain.err")"
+    fail_with "build(unseen)" "$(cat "$d/plain.err")"
 fi
+finish

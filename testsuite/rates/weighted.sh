@@ -37,7 +37,7 @@ then
     if [ -z "$bad" ] && [ -s "$d/all.out" ]; then
         pass "weighted: no failed check, no sample without a visit"
     else
-        fail "weighted: no failed check, no sample without a visit" "${bad:-no output}"
+        fail_with "weighted: no failed check, no sample without a visit" "${bad:-no output}"
     fi
     for site in light heavy rare; do
         visits=$(awk -v s=$site '$1 == "site" && $2 == s { v += $4 } END { print v + 0 }' "$d/all.out")
@@ -46,20 +46,20 @@ then
         if detail=$("$statcheck" binom "$visits" "$samples" "$r" 0.9999 2>&1); then
             pass "weighted: binom($site, weight ${weight[$site]})" "$detail"
         else
-            fail "weighted: binom($site, weight ${weight[$site]})" "$detail"
+            fail_with "weighted: binom($site, weight ${weight[$site]})" "$detail"
         fi
         if detail=$(awk -v s=$site '$1 == "gaps" && $2 == s { for (i = 3; i <= NF; i++) print $i }' \
                     "$d/all.out" | "$statcheck" gaps "$r" 0.0001 2>&1); then
             pass "weighted: gaps($site)" "$detail"
         else
-            fail "weighted: gaps($site)" "$detail"
+            fail_with "weighted: gaps($site)" "$detail"
         fi
     done
     never=$(awk '$1 == "site" && $2 == "never" { v += $4; n += $6 } END { print v + 0, n + 0 }' "$d/all.out")
     if [ "${never#* }" = 0 ] && [ "${never% *}" -gt 0 ]; then
         pass "weighted: weight 0 is never sampled" "visits and samples: $never"
     else
-        fail "weighted: weight 0 is never sampled" "visits and samples: $never"
+        fail_with "weighted: weight 0 is never sampled" "visits and samples: $never"
     fi
     iterations=$(awk '$1 == "pair" { v += $5 } END { print v + 0 }' "$d/all.out")
     both=$(awk '$1 == "pair" { k += $8 } END { print k + 0 }' "$d/all.out")
@@ -68,7 +68,7 @@ then
     if detail=$("$statcheck" binom "$iterations" "$both" "$joint" 0.9999 2>&1); then
         pass "weighted: joint(light, heavy) independent" "$detail"
     else
-        fail "weighted: joint(light, heavy) independent" "$detail"
+        fail_with "weighted: joint(light, heavy) independent" "$detail"
     fi
 
     # Unbiased estimates: samples / rate over many seeds, 20000 iterations.
@@ -87,10 +87,11 @@ then
             }')
         case $verdict in
         ok*) pass "weighted: unbiased estimate($site)" "${verdict#ok }" ;;
-        *) fail "weighted: unbiased estimate($site)" "$verdict" ;;
+        *) fail_with "weighted: unbiased estimate($site)" "$verdict" ;;
         esac
     done
 else
-    fail "weighted.c builds with rates" "$(cat "$d/build.err")"
+    fail_with "weighted.c builds with rates" "$(cat "$d/build.err")"
 fi
 
+finish

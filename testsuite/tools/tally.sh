@@ -1,6 +1,6 @@
 # tally.sh: what every script that reports checks shares, sourced by it (a
 # case's CHECKS command, testsuite/tools/run-cases, or a suite's runner):
-#   pass NAME              counts a pass: "PASS: NAME"
+#   pass NAME [DETAIL]     counts a pass: "PASS: NAME" (" -- DETAIL")
 #   fail NAME [FILE]       counts a failure: "FAIL: NAME", then the end of
 #                          FILE (what went wrong), indented
 #   fail_with NAME LINE... counts a failure, then the LINEs, indented
@@ -20,7 +20,7 @@ passed=0
 failed=0
 skipped=0
 
-pass () { passed=$((passed + 1)); echo "PASS: $1"; }
+pass () { passed=$((passed + 1)); echo "PASS: $1${2:+ -- $2}"; }
 
 fail () {
     failed=$((failed + 1))

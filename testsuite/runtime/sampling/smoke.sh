@@ -8,15 +8,7 @@ set -u
 here=$SRCDIR
 sgcc=$WRAPPER
 cfgdir=$T
-prefix=""
-pass() { echo "PASS: $prefix$1${2:+ -- $2}"; }
-fail() {
-    local what=$1
-    shift
-    echo "FAIL: $prefix$what -- ${1-}"
-    shift
-    for d in "$@"; do printf '%s\n' "$d" | sed 's/^/    | /'; done
-}
+. "$TOOLS/tally.sh"
 cflags=(-Wall -Wextra "-I$here")
 plugin_args="-fplugin-arg-sampler-schemes=checks"
 "$STAT_CHECK" selftest
@@ -25,25 +17,25 @@ if "$sgcc" "${cflags[@]}" -O2 $plugin_args "$here/computed_goto.c" -o "$cfgdir/s
     >"$cfgdir/smoke.build" 2>&1; then
     pass "sampler-gcc builds computed_goto.c"
 else
-    fail "sampler-gcc builds computed_goto.c" "compile failed:" "$(tail -n 8 "$cfgdir/smoke.build")"
+    fail_with "sampler-gcc builds computed_goto.c" "compile failed:" "$(tail -n 8 "$cfgdir/smoke.build")"
 fi
-prefix="plugin arguments "
 if "$sgcc" "${cflags[@]}" -c -fplugin-arg-sampler-schemes=checks \
     -fplugin-arg-sampler-no-such-key=1 "$here/computed_goto.c" \
     -o "$cfgdir/x.o" >"$cfgdir/key.build" 2>&1; then
-    fail "unknown key rejected" "the compile succeeded"
+    fail_with "plugin arguments unknown key rejected" "the compile succeeded"
 elif grep -q 'no-such-key' "$cfgdir/key.build"; then
-    pass "unknown key rejected" "$(grep -m1 'no-such-key' "$cfgdir/key.build")"
+    pass "plugin arguments unknown key rejected" "$(grep -m1 'no-such-key' "$cfgdir/key.build")"
 else
-    fail "unknown key rejected" "the error does not name the argument:" \
+    fail_with "plugin arguments unknown key rejected" "the error does not name the argument:" \
         "$(tail -n 5 "$cfgdir/key.build")"
 fi
 if "$sgcc" "${cflags[@]}" -c -fplugin-arg-sampler-schemes=no-such-scheme \
     "$here/computed_goto.c" -o "$cfgdir/x.o" >"$cfgdir/scheme.build" 2>&1; then
-    fail "unknown scheme rejected" "the compile succeeded"
+    fail_with "plugin arguments unknown scheme rejected" "the compile succeeded"
 elif grep -q 'no-such-scheme' "$cfgdir/scheme.build"; then
-    pass "unknown scheme rejected" "$(grep -m1 'no-such-scheme' "$cfgdir/scheme.build")"
+    pass "plugin arguments unknown scheme rejected" "$(grep -m1 'no-such-scheme' "$cfgdir/scheme.build")"
 else
-    fail "unknown scheme rejected" "the error does not name the value:" \
+    fail_with "plugin arguments unknown scheme rejected" "the error does not name the value:" \
         "$(tail -n 5 "$cfgdir/scheme.build")"
 fi
+finish
