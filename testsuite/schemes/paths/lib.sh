@@ -8,7 +8,11 @@
 #   run PROG SPARSITY ROUNDS REPORT   a run, its output and status in REPORT.out
 #   plain_run          shapes.c built plainly and run: $scratch/plain.out
 #   shapes OPT         shapes.c with paths and branches at OPT, run at
-#                      sparsity 1, 2 rounds, twice: $scratch/shapesOPT/
+#                      sparsity 1, 2 rounds: $scratch/shapesOPT/
+#   binom_check NAME PAIRS LEAST   a check: each count of PAIRS ("KEY EXACT
+#                      SPARSE" lines, at least LEAST) within the two-sided
+#                      bounds of Binomial(EXACT, 1/100) (confidence 0.999,
+#                      Bonferroni over the counts)
 set -u
 . "$TOOLS/tally.sh"
 here=$SRCDIR
@@ -49,4 +53,21 @@ shapes () {   # OPT
     compile "$dir/shapes" "$1" -fplugin-arg-sampler-schemes=paths,branches &&
     run "$dir/shapes" 1 2 "$dir/small.report" &&
     rows "$dir/small.report" --binary "$dir/shapes" >"$dir/small.rows"
+}
+
+binom_check () {   # NAME PAIRS LEAST
+    local name=$1 pairs=$2 least=$3 m conf key exact sparse bad=()
+    m=$(wc -l <"$pairs")
+    conf=$(awk -v m="$m" 'BEGIN { printf "%.10f", 1 - 0.001 / m }')
+    while IFS=$'\t' read -r key exact sparse; do
+        "$statcheck" binom "$exact" "$sparse" 1/100 "$conf" >/dev/null ||
+            bad+=("$key: $sparse of $exact")
+    done <"$pairs"
+    if [ "$m" -lt "$least" ]; then
+        fail_with "binom($name)" "only $m paths and functions"
+    elif [ ${#bad[@]} -eq 0 ]; then
+        pass "binom($name): $m path counts and function totals within bounds"
+    else
+        fail_with "binom($name)" "${bad[@]}"
+    fi
 }

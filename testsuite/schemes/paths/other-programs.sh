@@ -18,19 +18,6 @@ for src in "$TESTSUITE"/schemes/scalar-pairs/constants.c "$TESTSUITE"/schemes/pr
     run "$dir/prog" 1 "$ROUNDS" "$dir/full"
     run "$dir/prog" 100 "$ROUNDS" "$dir/sparse"
     python3 "$here/report-pairs.py" "$dir/full" "$dir/sparse" "$report" "$dir/prog" >"$dir/pairs"
-    m=$(wc -l <"$dir/pairs")
-    conf=$(awk -v m="$m" 'BEGIN { printf "%.10f", 1 - 0.001 / m }')
-    bad=()
-    while IFS=$'\t' read -r key exact sparse; do
-        "$statcheck" binom "$exact" "$sparse" 1/100 "$conf" >/dev/null ||
-            bad+=("$key: $sparse of $exact")
-    done <"$dir/pairs"
-    if [ "$m" -lt 3 ]; then
-        fail_with "binom($name)" "only $m paths and functions"
-    elif [ ${#bad[@]} -eq 0 ]; then
-        pass "binom($name): $m path counts and function totals within bounds"
-    else
-        fail_with "binom($name)" "${bad[@]}"
-    fi
+    binom_check "$name" "$dir/pairs" 3
 done
 finish

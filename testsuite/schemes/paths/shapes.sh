@@ -70,18 +70,5 @@ totals "$dir/sparse.report" --binary "$prog" >"$dir/sparse.totals"
 # sampled traversals too.
 python3 "$here/path-pairs.py" "$dir/full.rows" "$dir/sparse.rows" "$dir/full.totals" "$dir/sparse.totals" \
     >"$dir/pairs"
-m=$(($(wc -l <"$dir/pairs")))
-conf=$(awk -v m="$m" 'BEGIN { printf "%.10f", 1 - 0.001 / m }')
-bad=()
-while IFS=$'\t' read -r key exact sparse; do
-    "$statcheck" binom "$exact" "$sparse" 1/100 "$conf" >/dev/null ||
-        bad+=("$key: $sparse of $exact")
-done <"$dir/pairs"
-if [ "$m" -lt 10 ]; then
-    fail_with "binom($opt)" "only $m paths and functions"
-elif [ ${#bad[@]} -eq 0 ]; then
-    pass "binom($opt): $m path counts and function totals within bounds"
-else
-    fail_with "binom($opt)" "${bad[@]}"
-fi
+binom_check "$opt" "$dir/pairs" 10
 finish
