@@ -40,17 +40,21 @@ WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all bad-input-table evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-paths check-run check-rates check-report check-schemes check-runtime check-torture check-torture-ci check-case-study check-real check-csmith install clean bench demo deps
+.PHONY: all bad-input-table evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-paths check-run check-rates check-report check-schemes check-runtime check-torture check-torture-ci check-case-study check-real check-csmith check-sql sql-deps install clean bench demo deps
 
 # What a fresh Debian bookworm machine needs (run as root).
 # The real-program recipes (testsuite/integration/real/packages/*.sh) say what they need
 # to build and run their suites; csmith generates the random programs;
 # libc6-dbg has the symbols that name libc's functions chosen by an IFUNC
-# (__strcmp_avx2) as indirect-call targets (testsuite/values).
+# (__strcmp_avx2) as indirect-call targets (testsuite/schemes/indirect-calls).
+# npm for DuckDB (check-sql): Debian's nodejs and npm, unless a Node.js with
+# npm is installed already (NodeSource's nodejs bundles npm and conflicts
+# with Debian's npm package).
+NODE_DEPS := $(if $(shell command -v npm 2>/dev/null),,nodejs npm)
 REAL_DEPS := $(shell testsuite/integration/real/run-real.sh --deps)
 DEPS := gcc g++ make gcc-12-plugin-dev libgsl-dev check pkg-config valgrind python3 \
         gcc-12-source dpkg-dev sqlite3 csmith libcsmith-dev clang libclang-rt-14-dev \
-        libc6-dbg $(REAL_DEPS)
+        libc6-dbg postgresql $(NODE_DEPS) $(REAL_DEPS)
 # What `make bench` needs to build its programs: jq's autoreconf, the
 # sqlite3 amalgamation (tclsh), bc (flex's libl).
 BENCH_DEPS := autoconf automake libtool tcl libfl-dev
@@ -136,6 +140,7 @@ check: all
 	$(MAKE) check-runtime
 	$(MAKE) check-torture-ci
 	$(MAKE) check-case-study
+	$(MAKE) check-sql
 	$(MAKE) check-real REAL_PACKAGES="$(CHECK_REAL_PACKAGES)" REAL_OPTIONS="$(CHECK_REAL_OPTIONS)"
 	$(MAKE) check-csmith N=$(CHECK_CSMITH_N)
 	$(MAKE) -C bench smoke B=$(abspath $(B))
@@ -145,6 +150,24 @@ check: all
 # input"), from the parts they wrote.
 bad-input-table:
 	cat $(B)/bad-input/*.md >$(B)/bad-input-table.md
+
+# The analysis in SQL (tools/sql/, docs/schema.md): DuckDB comes from the npm
+# registry (@duckdb/node-api, pinned by tools/sql/duckdb/package-lock.json),
+# installed into build/sql-duckdb with duckdb-sql.mjs, its command line.
+SQL_DUCKDB := $(B)/sql-duckdb
+$(SQL_DUCKDB)/node_modules/.package-lock.json: tools/sql/duckdb/package.json tools/sql/duckdb/package-lock.json
+	@mkdir -p $(SQL_DUCKDB)
+	cp tools/sql/duckdb/package.json tools/sql/duckdb/package-lock.json $(SQL_DUCKDB)/
+	cd $(SQL_DUCKDB) && npm ci --no-audit --no-fund --loglevel=error
+$(SQL_DUCKDB)/duckdb-sql.mjs: tools/sql/duckdb/duckdb-sql.mjs $(SQL_DUCKDB)/node_modules/.package-lock.json
+	cp $< $@
+sql-deps: $(SQL_DUCKDB)/duckdb-sql.mjs
+
+# rank, values, paths and subpaths against the same SQL on PostgreSQL (a
+# server the test starts), DuckDB and SQLite: the bc case study's runs, a
+# set with ties and zero counts (testsuite/sql/).
+check-sql: all sql-deps
+	$(RUN_CASES) testsuite/sql
 
 check-report: all $(TEST_TOOLS)
 	$(RUN_CASES) testsuite/report --exclude testsuite/report/fuzz

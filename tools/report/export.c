@@ -1,159 +1,117 @@
-/* sampler-report export: runs as CSV tables for a SQL engine
-   (tools/cbi-scores.sql computes rank's scores from them).  */
+/* sampler-report export: runs as CSV tables of the SQL schema of tools/sql/
+   (sqltables.h; docs/schema.md), for PostgreSQL, DuckDB, SQLite or any
+   engine that reads CSV.  */
 #include <errno.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "command.h"
-#include "hotlist.h"
 #include "output.h"
-#include "predicates.h"
+#include "rank.h"
 #include "runs.h"
-#include "schemes.h"
+#include "sqltables.h"
 #include "symbols.h"
 #include "textout.h"
 #include "util.h"
 
-enum { RUNS_CSV, SITES_CSV, COUNTS_CSV, VALUES_CSV, N_TABLES };
-static const char *const table_names[N_TABLES] = { "runs.csv", "sites.csv", "counts.csv",
-                                                   "values.csv" };
+static struct {
+    const char *release_name;     /* NULL: the first run's program */
+    unsigned release_id;
+    bool counts;
+} export_options;
 
 struct exporter {
-    struct output_file files[N_TABLES];
+    struct output_file files[SQL_N_TABLES];
+    struct sql_sink sink;
+    struct sql_release release;
     struct symbol_namer namer;     /* indirect-call targets' names */
+    char *first_program;
 };
 
-static void csv_number(FILE *out, unsigned long long value, bool last)
-{
-    fprintf(out, "%llu%c", value, last ? '\n' : ',');
-}
-
-/* A value of the site (a bounds minimum or maximum) as a number: signed,
-   or a double (NaN as an empty field, infinities as 1e999 and -1e999,
-   which SQL engines read as infinities).  */
-static void write_value(FILE *out, const struct site *site, uint64_t bits)
-{
-    if (site->bound_kind == BOUND_SIGNED) {
-        int64_t value;
-        memcpy(&value, &bits, sizeof value);
-        fprintf(out, "%lld\n", (long long) value);
-    } else if (site->bound_kind == BOUND_DOUBLE) {
-        double value;
-        memcpy(&value, &bits, sizeof value);
-        if (isnan(value))
-            fputc('\n', out);
-        else if (isinf(value))
-            fputs(value < 0 ? "-1e999\n" : "1e999\n", out);
-        else
-            fprintf(out, "%.17g\n", value);
-    } else {
-        fprintf(out, "%llu\n", (unsigned long long) bits);
-    }
-}
-
-/* A hot-list site's entries (values.csv): run, unit, site, its sampled
-   visits and tau (2^tau-log2; the run's sparsity is in runs.csv), each
-   value and its count, and for an indirect-calls site the target's name
-   (symbols.h).  */
-static void write_hot_list(struct exporter *exporter, const struct run_view *run,
-                           unsigned long id, const struct unit_table *table,
-                           const struct site *site, const unsigned long long *slots)
-{
-    FILE *out = exporter->files[VALUES_CSV].file;
-    unsigned long long j = slots[HOT_SLOT_TAU_LOG2];
-    for (unsigned i = 0; i < hot_list_capacity(site); i++) {
-        unsigned long long count = slots[HOT_SLOT_ENTRIES + 2 * i + 1];
-        if (count == 0)
-            continue;
-        fprintf(out, "%lu,%s,%u,%llu,%.17g,", id, table->signature, site->index,
-                slots[HOT_SLOT_SAMPLED], ldexp(1, j > HOT_MAX_TAU_LOG2
-                                                  ? HOT_MAX_TAU_LOG2 : (int)j));
-        fprintf(out, "%llu,", count);
-        uint64_t value = slots[HOT_SLOT_ENTRIES + 2 * i];
-        if (site->bound_kind == BOUND_SIGNED)
-            fprintf(out, "%lld,", (long long) value);
-        else
-            fprintf(out, "%llu,", (unsigned long long) value);
-        if (site->scheme == SAMPLER_SCHEME_INDIRECT_CALLS) {
-            char name[512];
-            symbol_namer_name(&exporter->namer, run->report, value, name, sizeof name);
-            csv_field(out, name, true);
-        } else {
-            fputc('\n', out);
-        }
-    }
-}
-
-static bool export_run(void *context, const struct run_view *run, struct diag *d)
+/* A field as CSV; an empty text as "", so that engines that read an empty
+   field as NULL (PostgreSQL, DuckDB) read an empty string.  */
+static bool csv_row(void *context, enum sql_table table, const char *const *fields,
+                    struct diag *d)
 {
     (void) d;
     struct exporter *exporter = context;
-    FILE *runs = exporter->files[RUNS_CSV].file, *counts = exporter->files[COUNTS_CSV].file;
-    const struct run_report *report = run->report;
-    unsigned long id = run->index + 1;
-    char code[16];
-    csv_number(runs, id, false);
-    csv_field(runs, run->origin, false);
-    csv_field(runs, report->program, false);
-    csv_number(runs, report->pid, false);
-    csv_number(runs, report->sparsity, false);
-    csv_number(runs, report->seed, false);
-    csv_field(runs, exit_kind_name(report->exit_kind), false);
-    snprintf(code, sizeof code, "%u", report->exit_code);
-    csv_field(runs, code, false);
-    csv_field(runs, run->failed ? "failure" : "success", true);
-    for (size_t u = 0; u < run->n_units; u++) {
-        const struct run_unit *unit = &run->units[u];
-        const struct unit_table *table = unit->totals->table;
-        for (size_t i = 0; i < unit->n_sites; i++) {
-            const struct site *site = &table->sites[unit->sites[i]];
-            const unsigned long long *values = unit->totals->values + site->first_counter;
-            if (!site_observed(site, values))
-                continue;
-            for (unsigned c = 0; c < site->n_counters; c++) {
-                fprintf(counts, "%lu,%s,%u,%u,", id, table->signature, site->index, c);
-                if (site_counter_is_value(site, c))
-                    write_value(counts, site, values[c]);
-                else
-                    fprintf(counts, "%llu\n", values[c]);
-            }
-            if (scheme_infos[site->scheme].merge == SAMPLER_MERGE_HOT_LIST)
-                write_hot_list(exporter, run, id, table, site, values);
-        }
+    FILE *out = exporter->files[table].file;
+    for (unsigned i = 0; i < sql_tables[table].n_columns; i++) {
+        bool last = i + 1 == sql_tables[table].n_columns;
+        if (*fields[i])
+            csv_field(out, fields[i], last);
+        else
+            fputs(last ? "\"\"\n" : "\"\",", out);
     }
     return true;
 }
 
-static void write_sites(FILE *out, const struct site_catalog *catalog)
+/* When the run's report was written (its file's time), else now; UTC.  */
+static void received_time(const char *origin, char *text, size_t size)
 {
-    fputs("unit,site,file,line,column,function,scheme,predicate,counters\n", out);
-    for (size_t u = 0; u < catalog->n_units; u++) {
-        const struct unit_table *table = catalog->units[u];
-        for (unsigned s = 0; s < table->n_sites; s++) {
-            const struct site *site = &table->sites[s];
-            csv_field(out, table->signature, false);
-            csv_number(out, s, false);
-            csv_field(out, site->file, false);
-            csv_number(out, site->line, false);
-            csv_number(out, site->column, false);
-            csv_field(out, site->function, false);
-            csv_field(out, scheme_name(site->scheme), false);
-            csv_field(out, site->predicate, false);
-            struct byte_buffer names = { 0 };
-            for (unsigned c = 0; c < site->n_counters; c++) {
-                if (c)
-                    buffer_append(&names, ",", 1);
-                buffer_append(&names, site->counter_names[c], strlen(site->counter_names[c]));
-            }
-            buffer_append(&names, "", 0);
-            csv_field(out, names.data, true);
-            buffer_free(&names);
-        }
+    struct stat status;
+    time_t when = stat(origin, &status) == 0 ? status.st_mtime : time(NULL);
+    struct tm parts;
+    gmtime_r(&when, &parts);
+    strftime(text, size, "%Y-%m-%d %H:%M:%S", &parts);
+}
+
+static bool export_run(void *context, const struct run_view *view, struct diag *d)
+{
+    struct exporter *exporter = context;
+    char received[32];
+    received_time(view->origin, received, sizeof received);
+    struct sql_run run = { view->index + 1, "", received, view->failed };
+    sql_run_id_of(view, run.id);
+    if (!exporter->first_program)
+        exporter->first_program = xstrdup(view->report->program);
+    return sql_run_rows(&exporter->sink, &exporter->release, &run, view, &exporter->namer, d);
+}
+
+static bool open_tables(struct exporter *exporter, const char *directory, struct diag *d)
+{
+    bool ok = true;
+    for (int t = 0; ok && t < SQL_N_TABLES; t++) {
+        if (t == SQL_COUNTS && !exporter->sink.counts)
+            continue;
+        size_t size = strlen(directory) + strlen(sql_tables[t].name) + 6;
+        char *path = xmalloc(size);
+        snprintf(path, size, "%s/%s.csv", directory, sql_tables[t].name);
+        ok = output_open(&exporter->files[t], path, d);
+        free(path);
+        if (ok)
+            fprintf(exporter->files[t].file, "%s\n", sql_tables[t].columns);
     }
+    return ok;
+}
+
+static bool write_tables(struct exporter *exporter, struct run_set *set, struct diag *d)
+{
+    struct universe universe = { 0 };
+    unsigned *predicates_per_site;
+    bool *every_run;
+    universe_init(&universe, &set->catalog, &predicates_per_site, &every_run);
+    free(predicates_per_site);
+    free(every_run);
+    uint32_t *tie_order = tie_order_of(&universe);
+    exporter->release = (struct sql_release) { export_options.release_id, "", &universe,
+                                               tie_order };
+    set->progress_label = "exporting";
+    bool ok = run_set_visit(set, export_run, exporter, d);
+    /* The release's row last: by default it is named by the first run's program.  */
+    if (ok) {
+        exporter->release.name = export_options.release_name ? export_options.release_name
+                                 : exporter->first_program ? exporter->first_program
+                                 : "unnamed";
+        ok = sql_release_rows(&exporter->sink, &exporter->release, d);
+    }
+    free(tie_order);
+    universe_free(&universe);
+    return ok;
 }
 
 static int run_export(const struct run_options *options, const char *directory)
@@ -161,6 +119,7 @@ static int run_export(const struct run_options *options, const char *directory)
     struct run_set set;
     struct diag d;
     struct exporter exporter = { 0 };
+    exporter.sink = (struct sql_sink) { csv_row, &exporter, export_options.counts };
     bool ok = run_set_open(&set, options, true, &d);
     /* A directory made here is removed again if the export fails.  */
     bool created = false;
@@ -168,25 +127,11 @@ static int run_export(const struct run_options *options, const char *directory)
         created = true;
     else if (ok && errno != EEXIST)
         ok = diag_fail(&d, "cannot create %s: %s", directory, strerror(errno));
-    for (int t = 0; ok && t < N_TABLES; t++) {
-        size_t size = strlen(directory) + strlen(table_names[t]) + 2;
-        char *path = xmalloc(size);
-        snprintf(path, size, "%s/%s", directory, table_names[t]);
-        ok = output_open(&exporter.files[t], path, &d);
-        free(path);
-    }
-    if (ok) {
-        set.progress_label = "exporting";
-        fputs("run,origin,program,pid,sparsity,seed,exit_kind,exit_code,label\n",
-              exporter.files[RUNS_CSV].file);
-        fputs("run,unit,site,counter,count\n", exporter.files[COUNTS_CSV].file);
-        fputs("run,unit,site,sampled,tau,count,value,target\n", exporter.files[VALUES_CSV].file);
-        write_sites(exporter.files[SITES_CSV].file, &set.catalog);
-        ok = run_set_visit(&set, export_run, &exporter, &d);
-    }
-    for (int t = 0; ok && t < N_TABLES; t++)
-        ok = output_commit(&exporter.files[t], &d);
-    for (int t = 0; t < N_TABLES; t++)
+    ok = ok && open_tables(&exporter, directory, &d) && write_tables(&exporter, &set, &d);
+    for (int t = 0; ok && t < SQL_N_TABLES; t++)
+        if (exporter.files[t].file)
+            ok = output_commit(&exporter.files[t], &d);
+    for (int t = 0; t < SQL_N_TABLES; t++)
         output_abandon(&exporter.files[t]);
     if (ok)
         run_set_explain(&set);
@@ -194,28 +139,45 @@ static int run_export(const struct run_options *options, const char *directory)
         fprintf(stderr, PROGRAM_NAME ": %s\n", d.message);
     if (!ok && created)
         rmdir(directory);
+    free(exporter.first_program);
     symbol_namer_free(&exporter.namer);
     run_set_close(&set);
     return ok ? EXIT_FINE : EXIT_BAD_INPUT;
 }
 
-static int take_format(const struct command *self, int argc, char **argv, int *i)
+static int take_export_option(const struct command *self, int argc, char **argv, int *i)
 {
     const char *value;
-    if (!command_option_value("--format", argc, argv, i, &value))
-        return 0;
-    if (!value || strcmp(value, "csv") != 0)
-        return command_usage_error(self, "unknown format '%s' (export writes csv)",
-                                   value ? value : ""), -1;
-    return 1;
+    if (strcmp(argv[*i], "--counts") == 0) {
+        export_options.counts = true;
+        return 1;
+    }
+    if (command_option_value("--format", argc, argv, i, &value)) {
+        if (!value || strcmp(value, "csv") != 0)
+            return command_usage_error(self, "unknown format '%s' (export writes csv; "
+                                       "tools/sql/sampler-sql parquet makes Parquet of it)",
+                                       value ? value : ""), -1;
+        return 1;
+    }
+    if (command_option_value("--release", argc, argv, i, &value)) {
+        if (!value || !*value)
+            return command_usage_error(self, "--release wants a name"), -1;
+        export_options.release_name = value;
+        return 1;
+    }
+    return command_whole_number_option(self, "--release-id", 1, 2147483647, argc, argv, i,
+                                       &export_options.release_id);
 }
 
 static int export_main(const struct command *self, int argc, char **argv)
 {
     struct run_options options = { 0 };
     const char *output = NULL;
+    export_options.release_name = NULL;
+    export_options.release_id = 1;
+    export_options.counts = false;
     int status = run_command_line(self, argc, argv, &options, &output, "DIRECTORY",
-                                  take_format);
+                                  take_export_option);
     if (status == EXIT_FINE)
         status = run_export(&options, output);
     else if (status == RUN_COMMAND_HELP)
@@ -226,18 +188,23 @@ static int export_main(const struct command *self, int argc, char **argv)
 
 const struct command export_command = {
     .name = "export",
-    .synopsis = "INPUT... --output DIRECTORY [--format=csv] [--binary FILE]... "
-                "[--sites FILE]... [--fail-if=RULE | --labels FILE]",
-    .summary = "Export runs as CSV tables for SQL engines: DIRECTORY/runs.csv (one row per\n"
-               "run, with its label), sites.csv (one per site of every unit), counts.csv\n"
-               "(one per run, unit, site and counter of every site a run observed) and\n"
-               "values.csv (one per run, values site and value of its hot-list).\n"
-               "tools/cbi-scores.sql computes rank's scores from them.",
+    .synopsis = "INPUT... --output DIRECTORY [--release NAME] [--release-id N] [--counts] "
+                "[--format=csv] [--binary FILE]... [--sites FILE]... "
+                "[--fail-if=RULE | --labels FILE]",
+    .summary = "Export runs as CSV tables of the SQL schema of tools/sql/ (docs/schema.md):\n"
+               "releases, runs (with each run's label), sites, predicates, observations (a\n"
+               "row per run and observed site, its true predicates as bits), hot_lists and\n"
+               "hot_values, path_samples and path_counts, subpath_lists and subpath_counts.\n"
+               "tools/sql/sampler-sql loads them into PostgreSQL, DuckDB or SQLite, ranks\n"
+               "as rank does and lists values, paths and subpaths.",
     .options =
         RUN_OPTIONS_HELP
         LABEL_OPTIONS_HELP
-        "  --output DIR     where the four tables go (-o DIR; created if missing; each\n"
-        "                   file written whole or not at all)\n"
+        "  --output DIR     where the tables go, one TABLE.csv each (-o DIR; created if\n"
+        "                   missing; each file written whole or not at all)\n"
+        "  --release NAME   the release's name (default: the first run's program)\n"
+        "  --release-id N   its number in the store, 1 to 2147483647 (default 1)\n"
+        "  --counts         also counts.csv: every counter of every observed site\n"
         "  --format=csv     the only format\n",
     .run = export_main,
 };

@@ -128,8 +128,8 @@ static int parse_rank_options(const struct command *self, int argc, char **argv,
 
 /* ---- The universe of predicates ----------------------------------------- */
 
-static void universe_init(struct universe *universe, const struct site_catalog *catalog,
-                          unsigned **predicates_per_site, bool **every_run)
+void universe_init(struct universe *universe, const struct site_catalog *catalog,
+                   unsigned **predicates_per_site, bool **every_run)
 {
     universe->catalog = catalog;
     universe->unit_first_site = xcalloc(catalog->n_units + 1, sizeof (size_t));
@@ -158,7 +158,7 @@ static void universe_init(struct universe *universe, const struct site_catalog *
     universe->n_predicates = n_predicates;
 }
 
-static void universe_free(struct universe *universe)
+void universe_free(struct universe *universe)
 {
     free(universe->unit_first_site);
     free(universe->site_first_predicate);
@@ -225,7 +225,7 @@ static int compare_tie_keys(const void *a, const void *b)
 }
 
 /* Each predicate's place in tie order (isolation.tie_order).  */
-static uint32_t *tie_order_of(const struct universe *universe)
+uint32_t *tie_order_of(const struct universe *universe)
 {
     struct tie_key *keys = xcalloc(universe->n_predicates + 1, sizeof *keys);
     size_t p = 0;

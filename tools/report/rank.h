@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "sitetable.h"
@@ -30,6 +31,16 @@ struct predicate_name {
 
 void universe_name(const struct universe *universe, size_t predicate,
                    struct predicate_name *name);
+
+/* The universe of CATALOG; *PREDICATES_PER_SITE and *EVERY_RUN (per site:
+   observed in every run) are the caller's to free.  */
+void universe_init(struct universe *universe, const struct site_catalog *catalog,
+                   unsigned **predicates_per_site, bool **every_run);
+void universe_free(struct universe *universe);
+
+/* Each predicate's place among predicates whose scores tie (lower first):
+   by its scheme's tie group, then source order.  The caller frees it.  */
+uint32_t *tie_order_of(const struct universe *universe);
 
 struct ranked_predicate {
     size_t predicate;

@@ -53,16 +53,5 @@ fi
 check "small counts: the jsonl summary has the failure rule, interval and minimum support" \
     python3 "$TOOLS/json-head.py" "$scratch/small.jsonl" failing=40 default_failure_rule=true \
     interval="\"wilson\"" min_failing=3
-if command -v sqlite3 >/dev/null; then
-    "$tool" export $small --output "$scratch/export-small" >/dev/null 2>&1
-    rm -f "$scratch/small.db"
-    sqlite3 "$scratch/small.db" ".import --csv $scratch/export-small/runs.csv runs" \
-        ".import --csv $scratch/export-small/sites.csv sites" \
-        ".import --csv $scratch/export-small/counts.csv counts" ".read $top/tools/cbi-scores.sql" \
-        ".mode list" "SELECT predicate, predicate_index FROM cbi_scores ORDER BY position" \
-        >"$scratch/small-sql.csv" 2>&1
-    check "small counts: SQL breaks the tie as rank does" \
-        test "$(head -n 3 "$scratch/small-sql.csv" | tr '\n' ' ')" = "real > limit|0 fgets (buf)|2 fgets (buf)|5 "
-fi
 
 finish
