@@ -4,7 +4,7 @@
 # not instrumented) and libc's: each target's calls by name as
 # indirect.expected (strcmp: the name of the implementation libc chose,
 # __strcmp_avx2 and the like, reads as strcmp); the names survive merge
-# into an aggregate and show in export's values.csv; a report without
+# into an aggregate and show in export's hot_values.csv; a report without
 # indirect-call samples (values/exact.c's) has no loaded objects;
 # addresses moved in the report (move-addresses.py) read as twice+0x1, 0x1
 # (no object) and linux-vdso.so.1+0x10.
@@ -70,8 +70,8 @@ if (cd "$here" && gcc -shared -fPIC -O2 indirect-lib.c -o "$scratch/indirect-lib
     if [ -f "$binary.report" ] &&
        "$report" export "$binary.report" --binary "$binary" --output "$scratch/iexport" \
            2>"$scratch/err" &&
-       grep -q ',3,[0-9]*,twice$' "$scratch/iexport/values.csv" &&
-       grep -q ',2,[0-9]*,triple$' "$scratch/iexport/values.csv" &&
+       grep -q ',[0-9]*,twice,3$' "$scratch/iexport/hot_values.csv" &&
+       grep -q ',[0-9]*,triple,2$' "$scratch/iexport/hot_values.csv" &&
        [ "$(grep -c '^loaded' "$binary.report")" -ge 3 ] &&
        [ -f "$scratch/exact-O2.report" ] && ! grep -q '^loaded' "$scratch/exact-O2.report"; then
         pass "indirect: export names targets; loaded objects only where targets were seen"
