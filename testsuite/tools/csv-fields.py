@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """csv-fields.py FIELD... < CSV: the rows of a CSV file with a header (as
-sampler-report writes them), the FIELDs of each TAB-separated.  A FIELD is a column's
-name, A:B for two columns joined by a colon (line:column), or NAME|TEXT
-for a column written TEXT when empty (flag|-)."""
+sampler-report writes them), the FIELDs of each TAB-separated.  A FIELD is
+a column's name, A:B for two columns joined by a colon (line:column), or
+NAME|TEXT for a column written TEXT when empty (flag|-)."""
 import csv, sys
 def field(row, spec):
     name, _, default = spec.partition("|")
