@@ -94,12 +94,14 @@
 set -u
 shopt -s nullglob
 
-ALL_SCHEMES=$("$(dirname "$0")/../../tools/scheme-names.sh")
+# This script's folder, before a worker changes directory.
+TORTURE_DIR=$(cd "$(dirname "$0")" && pwd)
+ALL_SCHEMES=$("$TORTURE_DIR/../../tools/scheme-names.sh")
 
-dg_parse () { awk -f "$(dirname "$0")/dg-directives.awk" "$1"; }
+dg_parse () { awk -f "$TORTURE_DIR/dg-directives.awk" "$1"; }
 
 # The worker: torture-test.sh.
-. "$(dirname "$0")/torture-test.sh"
+. "$TORTURE_DIR/torture-test.sh"
 
 if [ "${1:-}" = --worker ]; then
   shift
@@ -166,7 +168,7 @@ BUILD=$(cd "$BUILD" 2>/dev/null && pwd) || { echo "run-torture.sh: no build dire
 WRAPPER=$BUILD/bin/sampler-gcc
 [ -x "$WRAPPER" ] || { echo "run-torture.sh: $WRAPPER not found (run make)" >&2; exit 2; }
 [ -f "$BUILD/lib/sampler/sampler.so" ] || { echo "run-torture.sh: plugin not built" >&2; exit 2; }
-HERE=$(cd "$(dirname "$0")" && pwd)
+HERE=$TORTURE_DIR
 
 # --- the torture sources -----------------------------------------------------
 TARBALL=$(ls /usr/src/gcc-12/gcc-12*.tar.xz 2>/dev/null | grep -v gm2 | head -1)
