@@ -216,7 +216,7 @@ demo: all
 	$(B)/bin/sampler-report show $(B)/demo-reports/checks-demo-100.report
 
 check-unit: all
-	$(MAKE) -C testsuite/unit B=$(abspath $(B))
+	$(MAKE) -j $(CHECK_JOBS) -C testsuite/unit B=$(abspath $(B))
 
 # GCC's torture tests: all of them (~30 min on 2 cores), or every
 # TORTURE_SAMPLE-th one.
