@@ -33,6 +33,12 @@ REPORT_SRCS := $(wildcard tools/report/*.c tools/report/schemes/*.c)
 REPORT_HDRS := $(wildcard tools/report/*.h tools/report/schemes/*.h)
 REPORT_TOOL := $(B)/bin/sampler-report
 
+RELEASE_TOOL := $(B)/bin/sampler-release
+SUBMIT_SRCS := $(wildcard tools/submit/*.c) runtime/release.c
+SUBMIT_HDRS := $(wildcard tools/submit/*.h) runtime/release.h
+SUBMIT_TOOL := $(B)/bin/sampler-submit
+SUBMIT_UNITS := $(B)/lib/systemd/user/sampler-submit.service $(B)/lib/systemd/user/sampler-submit.timer
+
 PLUGIN     := $(B)/lib/sampler/sampler.so
 LIBA       := $(B)/lib/libsampler.a
 LIBSO      := $(B)/lib/libsampler.so.0
@@ -40,13 +46,15 @@ WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all bad-input-table evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-paths check-run check-rates check-report check-schemes check-runtime check-torture check-torture-ci check-case-study check-real check-csmith check-sql sql-deps install clean bench demo deps
+.PHONY: all bad-input-table evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-paths check-run check-rates check-report check-schemes check-runtime check-remote check-torture check-torture-ci check-case-study check-real check-csmith check-sql sql-deps install clean bench demo deps
 
 # What a fresh Debian bookworm machine needs (run as root).
 # The real-program recipes (testsuite/integration/real/packages/*.sh) say what they need
 # to build and run their suites; csmith generates the random programs;
 # libc6-dbg has the symbols that name libc's functions chosen by an IFUNC
-# (__strcmp_avx2) as indirect-call targets (testsuite/schemes/indirect-calls).
+# (__strcmp_avx2) as indirect-call targets (testsuite/schemes/indirect-calls);
+# sampler-submit sends with libcurl and gzips with zlib, and its tests
+# make a certificate with openssl.
 # npm for DuckDB (check-sql): Debian's nodejs and npm, unless a Node.js with
 # npm is installed already (NodeSource's nodejs bundles npm and conflicts
 # with Debian's npm package).
@@ -54,11 +62,12 @@ NODE_DEPS := $(if $(shell command -v npm 2>/dev/null),,nodejs npm)
 REAL_DEPS := $(shell testsuite/integration/real/run-real.sh --deps)
 DEPS := gcc g++ make gcc-12-plugin-dev libgsl-dev check pkg-config valgrind python3 \
         gcc-12-source dpkg-dev sqlite3 csmith libcsmith-dev clang libclang-rt-14-dev \
-        libc6-dbg postgresql $(NODE_DEPS) $(REAL_DEPS)
+        libc6-dbg libcurl4-openssl-dev zlib1g-dev openssl postgresql $(NODE_DEPS) $(REAL_DEPS)
 # What `make bench` needs to build its programs: jq's autoreconf, the
 # sqlite3 amalgamation (tclsh), bc (flex's libl).
 BENCH_DEPS := autoconf automake libtool tcl libfl-dev
-all: $(PLUGIN) $(LIBA) $(LIBSO) $(WRAPPER) $(HEADER) $(PCFILE) $(REPORT_TOOL)
+all: $(PLUGIN) $(LIBA) $(LIBSO) $(WRAPPER) $(HEADER) $(PCFILE) $(REPORT_TOOL) $(RELEASE_TOOL) \
+     $(SUBMIT_TOOL) $(SUBMIT_UNITS)
 
 $(B)/obj/plugin/%.o: plugin/%.cc $(PLUGIN_HDRS) runtime/sampler-abi.h runtime/schemes.def
 	@mkdir -p $(@D)
@@ -84,6 +93,28 @@ $(LIBSO): $(RUNTIME_OBJS)
 $(REPORT_TOOL): $(REPORT_SRCS) $(REPORT_HDRS) runtime/sampler-abi.h runtime/schemes.def
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) -Itools/report -Iruntime -o $@ $(REPORT_SRCS) $(GSL_LIBS)
+
+# Checks release configurations and makes the object a release carries
+# (docs/remote.md); the runtime's own parser.
+$(RELEASE_TOOL): tools/release/sampler-release.c runtime/release.c runtime/release.h \
+                 runtime/sampler-abi.h runtime/schemes.def
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) -Iruntime -o $@ tools/release/sampler-release.c runtime/release.c
+
+# Sends the reports of field runs to their collectors (docs/remote.md).
+$(SUBMIT_TOOL): $(SUBMIT_SRCS) $(SUBMIT_HDRS) runtime/sampler-abi.h runtime/schemes.def
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) -Itools/submit -Iruntime -o $@ $(SUBMIT_SRCS) -lcurl -lz
+
+# The systemd user units name sampler-submit by its absolute path: the
+# build's here, the installed one after `make install`.
+$(B)/lib/systemd/user/sampler-submit.service: tools/submit/systemd/sampler-submit.service.in
+	@mkdir -p $(@D)
+	sed 's|@BINDIR@|$(abspath $(B))/bin|' $< > $@
+
+$(B)/lib/systemd/user/sampler-submit.timer: tools/submit/systemd/sampler-submit.timer
+	@mkdir -p $(@D)
+	cp $< $@
 
 $(WRAPPER): tools/sampler-gcc.in
 	@mkdir -p $(@D)
@@ -138,6 +169,7 @@ check: all
 	$(MAKE) check-rates
 	$(MAKE) check-paths
 	$(MAKE) check-runtime
+	$(MAKE) check-remote
 	$(MAKE) check-torture-ci
 	$(MAKE) check-case-study
 	$(MAKE) check-sql
@@ -291,6 +323,13 @@ check-run: all $(TEST_TOOLS)
 check-rates: all $(TEST_TOOLS)
 	$(RUN_CASES) testsuite/rates
 
+# The field side of remote sampling (docs/remote.md): release
+# configurations, field runs, sampler-submit against a stand-in collector
+# on loopback, and zlib's instrumented release run as its users run it
+# (testsuite/remote/; the configuration's parser: testsuite/unit/test-release.c).
+check-remote: all
+	$(RUN_CASES) testsuite/remote
+
 # Threads, fork and exec, crashes, shared libraries, interim reports.
 check-runtime: all $(TEST_TOOLS)
 	$(RUN_CASES) testsuite/runtime --exclude testsuite/runtime/sampling
@@ -303,6 +342,8 @@ bench: all
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)
 	cp -a $(B)/bin $(B)/lib $(B)/include $(DESTDIR)$(PREFIX)/
+	sed -i 's|$(abspath $(B))/bin|$(PREFIX)/bin|' \
+	  $(DESTDIR)$(PREFIX)/lib/systemd/user/sampler-submit.service
 
 clean:
 	rm -rf $(B)

@@ -370,6 +370,10 @@ emit_descriptor (const char *signature)
 		      build_pointer_type (long_long_unsigned_type_node),
 		      fields);
   fields = add_field (type, "next", ptr_type_node, fields);
+  tree const_uchar = build_qualified_type (unsigned_char_type_node,
+					   TYPE_QUAL_CONST);
+  fields = add_field (type, "site_schemes", build_pointer_type (const_uchar),
+		      fields);
   finish_builtin_struct (type, "__sampler_unit", fields, NULL_TREE);
 
   /* site_offsets[]: n_sites + 1 entries.  */
@@ -388,6 +392,19 @@ emit_descriptor (const char *signature)
 							  offsets));
   TREE_READONLY (offsets_decl) = 1;
 
+  /* site_schemes[]: each site's scheme, which a release's field reports
+     need to leave out the schemes it keeps on the machine.  */
+  tree schemes_type = build_array_type_nelts (const_uchar, n_sites);
+  vec<constructor_elt, va_gc> *schemes = NULL;
+  for (unsigned i = 0; i < n_sites; i++)
+    CONSTRUCTOR_APPEND_ELT (schemes, NULL_TREE,
+			    build_int_cst (unsigned_char_type_node,
+					   unit_sites[i].scheme));
+  tree schemes_decl = static_variable ("__sampler_site_schemes", schemes_type,
+				       build_constructor (schemes_type,
+							  schemes));
+  TREE_READONLY (schemes_decl) = 1;
+
   tree values[] = {
     build_int_cst (unsigned_type_node, SAMPLER_ABI_VERSION),
     build_int_cst (unsigned_type_node, n_sites),
@@ -399,7 +416,8 @@ emit_descriptor (const char *signature)
     build_fold_addr_expr (offsets_decl),
     fold_convert (build_pointer_type (long_long_unsigned_type_node),
 		  build_fold_addr_expr (unit_counters_decl ())),
-    null_pointer_node
+    null_pointer_node,
+    build_fold_addr_expr (schemes_decl)
   };
   vec<constructor_elt, va_gc> *elts = NULL;
   unsigned i = 0;

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "field.h"
 #include "sampler-internal.h"
 
 /* Strict unsigned decimal: digits only (no sign, no blanks), at most max.  */
@@ -303,6 +304,9 @@ void sampler_config_from_environment(struct sampler_config *out)
             sampler_warn(line);
             line = newline != NULL ? newline + 1 : NULL;
         }
+    } else {
+        /* What the environment leaves out, a release may say.  */
+        sampler_field_configure(out, &env);
     }
     if (out->sparsity == 0)
         return;

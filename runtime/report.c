@@ -35,6 +35,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "field.h"
+#include "run-id.h"
 #include "sampler.h"
 #include "sampler-abi.h"
 #include "sampler-internal.h"
@@ -202,7 +204,13 @@ static struct {
     bool has_previous;           /* scratch.previous is the sequence's file */
     dev_t previous_device;
     ino_t previous_inode;
+    bool has_run_id;             /* run_id is drawn (at the first report) */
+    unsigned char run_id[SAMPLER_RUN_ID_BYTES];
+    unsigned long long dropped;  /* a field report's drops, carried on */
 } sequence;
+
+/* Under the lock: the `dropped' record of the field report being written.  */
+static unsigned long long report_dropped;
 
 /* Signal handlers waiting for the lock.  A thread that writes interim
    reports back to back would otherwise take the lock again before a
@@ -293,7 +301,7 @@ static void output_unit(const struct __sampler_unit *unit, const char *object,
        object changes.  */
     if (context->first_unit || object != context->object) {
         output_text(out, "object\t");
-        output_field(out, object != NULL ? object : context->program);
+        output_field(out, sampler_field_shown_path(object != NULL ? object : context->program));
         output_char(out, '\n');
         context->first_unit = false;
         context->object = object;
@@ -305,7 +313,7 @@ static void output_unit(const struct __sampler_unit *unit, const char *object,
     output_char(out, '\t');
     output_decimal(out, unit->n_counters);
     output_char(out, '\t');
-    output_field(out, unit->source != NULL ? unit->source : "");
+    output_field(out, unit->source != NULL ? sampler_field_shown_path(unit->source) : "");
     output_char(out, '\n');
     context->units++;
 
@@ -313,6 +321,8 @@ static void output_unit(const struct __sampler_unit *unit, const char *object,
         unsigned first = unit->site_offsets[site];
         unsigned end = unit->site_offsets[site + 1];
         unsigned i = first;
+        if (!sampler_field_site_sent(unit, site))
+            continue;
         /* Other threads may still be counting: read the slots the way
            instrumented code writes them.  */
         while (i < end && __atomic_load_n(&unit->counters[i], __ATOMIC_RELAXED) == 0)
@@ -342,7 +352,8 @@ static void output_loaded_object(const struct sampler_loaded_object *object, voi
     output_char(out, '\t');
     output_decimal(out, object->end);
     output_char(out, '\t');
-    output_field(out, object->name != NULL ? object->name : context->program);
+    output_field(out, sampler_field_shown_path(object->name != NULL ? object->name
+                                                                    : context->program));
     output_char(out, '\n');
 }
 
@@ -427,6 +438,48 @@ static const char *program_path(void)
     return program_invocation_name != NULL ? program_invocation_name : "";
 }
 
+/* The records of docs/remote.md: the sequence's run id in every report;
+   the release a program carries; in a field report, the schemes left out
+   and the reports dropped from the store before it.  */
+static void output_release_records(struct output *out)
+{
+    char run_id[2 * SAMPLER_RUN_ID_BYTES + 1];
+    const struct sampler_release *release = sampler_release_carried();
+
+    if (!sequence.has_run_id) {
+        sampler_run_id_new(sequence.run_id);
+        sequence.has_run_id = true;
+    }
+    sampler_run_id_format(sequence.run_id, run_id);
+    output_text(out, "run-id\t");
+    output_text(out, run_id);
+    output_char(out, '\n');
+    if (release != NULL) {
+        output_text(out, "release\t");
+        output_field(out, release->product);
+        output_char(out, '\t');
+        output_field(out, release->version);
+        output_char(out, '\n');
+    }
+    if (!sampler_field_active())
+        return;
+    bool first = true;
+    for (unsigned id = 0; id < SAMPLER_N_SCHEMES; id++) {
+        if (sampler_field_scheme_sent(id))
+            continue;
+        output_text(out, first ? "withheld\t" : ",");
+        output_text(out, sampler_scheme_name(id));
+        first = false;
+    }
+    if (!first)
+        output_char(out, '\n');
+    if (report_dropped > 0) {
+        output_text(out, "dropped\t");
+        output_decimal(out, report_dropped);
+        output_char(out, '\n');
+    }
+}
+
 static void output_report(struct output *out, const struct sampler_config *config,
                           enum sampler_ending ending, int value)
 {
@@ -434,7 +487,7 @@ static void output_report(struct output *out, const struct sampler_config *confi
                                       .first_unit = true };
 
     output_text(out, "sampler-report\t" REPORT_FORMAT_VERSION "\nprogram\t");
-    output_field(out, context.program);
+    output_field(out, sampler_field_shown_path(context.program));
     output_text(out, "\npid\t");
     output_decimal(out, (unsigned long long)getpid());
     output_text(out, "\nsparsity\t");
@@ -446,6 +499,7 @@ static void output_report(struct output *out, const struct sampler_config *confi
     output_text(out, "\nseed\t");
     output_decimal(out, config->seed);
     output_char(out, '\n');
+    output_release_records(out);
     if (parent_pid > 0) {
         output_text(out, "parent\t");
         output_decimal(out, (unsigned long long)parent_pid);
@@ -482,10 +536,12 @@ static void output_report(struct output *out, const struct sampler_config *confi
         break;
     }
     output_char(out, '\n');
-    if (atomic_load_explicit(&sampler_indirect_targets_seen, memory_order_relaxed))
+    if (atomic_load_explicit(&sampler_indirect_targets_seen, memory_order_relaxed)
+        && sampler_field_scheme_sent(SAMPLER_SCHEME_INDIRECT_CALLS))
         sampler_loaded_objects_visit(output_loaded_object, &context);
     sampler_units_visit(output_unit, &context);
-    sampler_subpath_lists_visit(output_subpath_list, &context);
+    if (sampler_field_scheme_sent(SAMPLER_SCHEME_SUBPATHS))
+        sampler_subpath_lists_visit(output_subpath_list, &context);
     output_text(out, "end\n");
     output_flush(out);
 }
@@ -606,16 +662,18 @@ static bool is_own_leftover(const char *path)
 static int create_temporary(char *temporary)
 {
     const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY;
-    int fd = open(temporary, flags, 0666);
+    /* A field report is the user's private business until it is sent.  */
+    const mode_t mode = sampler_field_active() ? 0600 : 0666;
+    int fd = open(temporary, flags, mode);
 
     if (fd < 0 && errno == ENOENT && make_parent_directories(temporary) == 0)
-        fd = open(temporary, flags, 0666);
+        fd = open(temporary, flags, mode);
     if (fd < 0 && errno == EEXIST) {
         if (!is_own_leftover(temporary) || unlink(temporary) != 0) {
             errno = EEXIST;
             return -1;
         }
-        fd = open(temporary, flags, 0666);
+        fd = open(temporary, flags, mode);
     }
     return fd;
 }
@@ -922,8 +980,20 @@ static int write_due_report(const struct sampler_config *config,
     /* Interim reports that keep failing (a full disk, every
        SAMPLER_INTERVAL seconds) warn once, until one is written.  */
     quiet_failure = ending == SAMPLER_INTERIM && sequence.interim_failed;
+    /* A field report carries the drops of its sequence's earlier reports,
+       which it replaces, and those waiting in the store.  */
+    struct sampler_store_session store = { .lock_fd = -1, .waiting = 0 };
+    bool field = sampler_field_active() && config->report_fd < 0;
+    if (field)
+        sampler_store_begin(&store);
+    report_dropped = sequence.dropped + store.waiting;
     int result = config->report_fd >= 0 ? write_to_descriptor(config, ending, value)
                                         : write_to_file(config, ending, value);
+    if (field) {
+        if (result == 0)
+            sequence.dropped = report_dropped;
+        sampler_store_end(&store, result == 0, scratch.previous);
+    }
     quiet_failure = false;
     if (ending == SAMPLER_INTERIM) {
         sequence.interims += result == 0;
@@ -1000,6 +1070,8 @@ static void start_new_sequence(void)
     sampler_subpaths_zero();
     sequence.resets++;
     sequence.has_previous = false;
+    sequence.has_run_id = false;
+    sequence.dropped = 0;
     sequence.final = false;
     sequence.exec_written = false;
 }
@@ -1047,7 +1119,8 @@ static void report_at_exit(int status, void *unused)
 {
     (void)unused;
     /* The status as the parent sees it (WEXITSTATUS).  */
-    (void)sampler_report_write(SAMPLER_EXIT_STATUS, status & 0xff);
+    if (sampler_report_write(SAMPLER_EXIT_STATUS, status & 0xff) == 0)
+        sampler_field_after_exit_report();
 }
 
 void sampler_report_fork_prepare(void)

@@ -155,7 +155,10 @@ long __sampler_thread_start_preserving(void);
    process); the runtime then keeps a copy of the unit's final counts, so
    that the reports written later still hold them.  */
 
-#define SAMPLER_ABI_VERSION 2
+#define SAMPLER_ABI_VERSION 3
+/* The oldest version the runtime still reads: version 2 descriptors end
+   before site_schemes.  */
+#define SAMPLER_ABI_VERSION_OLDEST 2
 
 struct __sampler_unit {
     unsigned version;             /* SAMPLER_ABI_VERSION */
@@ -174,6 +177,10 @@ struct __sampler_unit {
                                      up to counters[site_offsets[i + 1]] */
     unsigned long long *counters; /* n_counters slots, zero at program start */
     struct __sampler_unit *next;  /* the runtime's list link; NULL from the plugin */
+    /* Since version 3: n_sites entries, site i's scheme (enum
+       sampler_scheme_id), so that a release's field reports can leave out
+       the schemes it keeps on the machine (docs/remote.md).  */
+    const unsigned char *site_schemes;
 };
 
 void __sampler_register_unit(struct __sampler_unit *unit);

@@ -19,6 +19,7 @@
 #include <link.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -263,9 +264,10 @@ static bool is_signature(const char *signature)
 bool sampler_unit_is_valid(const struct __sampler_unit *unit, char *problem,
                            size_t size)
 {
-    if (unit->version != SAMPLER_ABI_VERSION) {
-        snprintf(problem, size, "ABI version %u, but this runtime reads version %u",
-                 unit->version, (unsigned)SAMPLER_ABI_VERSION);
+    if (unit->version < SAMPLER_ABI_VERSION_OLDEST || unit->version > SAMPLER_ABI_VERSION) {
+        snprintf(problem, size, "ABI version %u, but this runtime reads versions %u to %u",
+                 unit->version, (unsigned)SAMPLER_ABI_VERSION_OLDEST,
+                 (unsigned)SAMPLER_ABI_VERSION);
         return false;
     }
     if (unit->countdown_unit > SAMPLER_COUNTDOWN_UNIT_MAX) {
@@ -401,17 +403,21 @@ static struct __sampler_unit *copy_unit(const struct __sampler_unit *unit)
     size_t counters_size = (size_t)unit->n_counters * sizeof *unit->counters;
     size_t signature_size = strlen(unit->signature) + 1;
     size_t source_size = unit->source != NULL ? strlen(unit->source) + 1 : 0;
+    size_t schemes_size = unit->version >= 3 && unit->site_schemes != NULL ? unit->n_sites : 0;
     /* Counters first after the descriptor, where they are aligned.  */
     struct copy {
         struct __sampler_unit unit;
         unsigned long long counters[];
     } *copy = malloc(sizeof *copy + counters_size + offsets_size + signature_size
-                     + source_size);
+                     + source_size + schemes_size);
 
     if (copy == NULL)
         return NULL;
     char *rest = (char *)copy->counters + counters_size;
-    copy->unit = *unit;
+    /* A version 2 descriptor ends before site_schemes.  */
+    memcpy(&copy->unit, unit, unit->version >= 3 ? sizeof *unit
+                                                 : offsetof(struct __sampler_unit, site_schemes));
+    copy->unit.site_schemes = NULL;
     copy->unit.next = NULL;
     copy->unit.counters = copy->counters;
     if (offsets_size > 0) {
@@ -425,6 +431,11 @@ static struct __sampler_unit *copy_unit(const struct __sampler_unit *unit)
     if (source_size > 0) {
         memcpy(rest, unit->source, source_size);
         copy->unit.source = rest;
+        rest += source_size;
+    }
+    if (schemes_size > 0) {
+        memcpy(rest, unit->site_schemes, schemes_size);
+        copy->unit.site_schemes = (const unsigned char *)rest;
     }
     return &copy->unit;
 }

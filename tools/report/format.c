@@ -272,6 +272,28 @@ static void text_cells(const struct run_report *report, const struct site_row *r
     text_counts(row, &cells[COLUMN_COUNTS]);
 }
 
+/* The records of docs/remote.md, where the report has them.  */
+static void write_text_release(FILE *out, const struct run_report *report)
+{
+    if (report->run_id[0] != '\0')
+        fprintf(out, "run id    %s\n", report->run_id);
+    if (report->product != NULL) {
+        struct byte_buffer release = { 0 };
+        append_visible(&release, report->product);
+        append_text(&release, " ");
+        append_visible(&release, report->version);
+        buffer_append(&release, "", 0);
+        fprintf(out, "release   %s\n", release.data);
+        buffer_free(&release);
+    }
+    if (report->withheld != NULL)
+        fprintf(out, "withheld  %s: kept on the machine, not in this field report\n",
+                report->withheld);
+    if (report->dropped > 0)
+        fprintf(out, "dropped   %llu earlier reports, to keep the store's bound\n",
+                report->dropped);
+}
+
 static void write_text_header(FILE *out, const struct run_report *report)
 {
     struct byte_buffer program = { 0 };
@@ -284,6 +306,7 @@ static void write_text_header(FILE *out, const struct run_report *report)
         fprintf(out, "unit      %llu countdown units per visit of default weight\n",
                 report->countdown_unit);
     fprintf(out, "seed      %llu\n", report->seed);
+    write_text_release(out, report);
     if (report->parent > 0)
         fprintf(out, "parent    %llu: this process was forked from it\n", report->parent);
     if (report->resets > 0)
@@ -379,6 +402,24 @@ static void write_jsonl(FILE *out, const struct run_report *report,
     }
     json_key(out, "seed", false);
     fprintf(out, "%llu", report->seed);
+    if (report->run_id[0] != '\0') {
+        json_key(out, "run_id", false);
+        json_string(out, report->run_id);
+    }
+    if (report->product != NULL) {
+        json_key(out, "product", false);
+        json_string(out, report->product);
+        json_key(out, "version", false);
+        json_string(out, report->version);
+    }
+    if (report->withheld != NULL) {
+        json_key(out, "withheld", false);
+        json_string(out, report->withheld);
+    }
+    if (report->dropped > 0) {
+        json_key(out, "dropped", false);
+        fprintf(out, "%llu", report->dropped);
+    }
     if (report->parent > 0) {
         json_key(out, "parent", false);
         fprintf(out, "%llu", report->parent);

@@ -6,14 +6,16 @@
 #include <string.h>
 
 #include "record.h"
+#include "schemes.h"
 
 enum header_field { HEADER_PROGRAM, HEADER_PID, HEADER_SPARSITY, HEADER_SEED, HEADER_PARENT,
                     HEADER_RESET, HEADER_EXIT, HEADER_INTERIM, HEADER_COUNTDOWN_UNIT,
+                    HEADER_RUN_ID, HEADER_RELEASE, HEADER_WITHHELD, HEADER_DROPPED,
                     HEADER_COUNT };
 
 static const char *const header_names[HEADER_COUNT] = {
     "program", "pid", "sparsity", "seed", "parent", "reset", "exit", "interim",
-    "countdown-unit",
+    "countdown-unit", "run-id", "release", "withheld", "dropped",
 };
 
 enum { UNIT_FIELDS = 5, MAX_EXIT_STATUS = 255, MAX_SIGNAL = 255 };
@@ -63,6 +65,9 @@ void run_report_free(struct run_report *report)
     free(report->loaded);
     free(report->path);
     free(report->program);
+    free(report->product);
+    free(report->version);
+    free(report->withheld);
     memset(report, 0, sizeof *report);
 }
 
@@ -166,6 +171,50 @@ static bool check_parent(struct report_parser *parser)
     return true;
 }
 
+/* run-id: 32 lowercase hex digits.  */
+static bool parse_run_id(struct report_parser *parser)
+{
+    struct text_slice id = parser->record.fields[1];
+    bool valid = id.size == 32;
+    for (size_t i = 0; valid && i < id.size; i++)
+        valid = (id.data[i] >= '0' && id.data[i] <= '9') || (id.data[i] >= 'a' && id.data[i] <= 'f');
+    if (!valid) {
+        char shown[128];
+        return record_fail(&parser->reader, parser->d,
+                           "bad run id '%s' (expected 32 lowercase hex digits)",
+                           slice_for_message(id, shown, sizeof shown));
+    }
+    memcpy(parser->report->run_id, id.data, 32);
+    parser->report->run_id[32] = '\0';
+    return true;
+}
+
+/* withheld: scheme names, comma-separated, each once.  */
+static bool parse_withheld(struct report_parser *parser)
+{
+    struct text_slice list = parser->record.fields[1];
+    bool named[SAMPLER_N_SCHEMES] = { false };
+    for (size_t start = 0; start <= list.size;) {
+        size_t end = start;
+        while (end < list.size && list.data[end] != ',')
+            end++;
+        struct text_slice name = { list.data + start, end - start };
+        unsigned id = 0;
+        while (id < SAMPLER_N_SCHEMES && !slice_equals(name, scheme_infos[id].name))
+            id++;
+        if (id == SAMPLER_N_SCHEMES || named[id]) {
+            char shown[128];
+            return record_fail(&parser->reader, parser->d, "%s scheme '%s' in the 'withheld' record",
+                               id == SAMPLER_N_SCHEMES ? "unknown" : "repeated",
+                               slice_for_message(name, shown, sizeof shown));
+        }
+        named[id] = true;
+        start = end + 1;
+    }
+    return field_to_string(&parser->reader, list, "withheld schemes", &parser->report->withheld,
+                           parser->d);
+}
+
 static bool parse_header_field(struct report_parser *parser, enum header_field field)
 {
     struct record_reader *reader = &parser->reader;
@@ -181,8 +230,9 @@ static bool parse_header_field(struct report_parser *parser, enum header_field f
         return record_fail(reader, d, "a report has an 'exit' record or an 'interim' "
                            "one, not both");
     /* exit status N, exit signal N, exit _exit N, exit quick_exit N; exit
-       exec.  */
-    size_t wanted = field == HEADER_EXIT && !slice_equals(f[1], "exec") ? 3 : 2;
+       exec; release PRODUCT VERSION.  */
+    size_t wanted = (field == HEADER_EXIT && !slice_equals(f[1], "exec"))
+                    || field == HEADER_RELEASE ? 3 : 2;
     if (record->n_fields != wanted)
         return record_fail(reader, d, "'%s' record has %zu fields, expected %zu",
                            header_names[field], record->n_fields, wanted);
@@ -226,6 +276,17 @@ static bool parse_header_field(struct report_parser *parser, enum header_field f
         return true;
     case HEADER_EXIT:
         return parse_exit(parser);
+    case HEADER_RUN_ID:
+        return parse_run_id(parser);
+    case HEADER_RELEASE:
+        if (f[1].size == 0 || f[2].size == 0)
+            return record_fail(reader, d, "'release' record without a product or a version");
+        return field_to_string(reader, f[1], "product", &report->product, d)
+               && field_to_string(reader, f[2], "version", &report->version, d);
+    case HEADER_WITHHELD:
+        return parse_withheld(parser);
+    case HEADER_DROPPED:
+        return field_to_u64(reader, f[1], "dropped reports", ULLONG_MAX, &report->dropped, d);
     case HEADER_COUNT:
         break;
     }
@@ -238,7 +299,9 @@ static bool check_header_complete(struct report_parser *parser)
 {
     for (int i = 0; i < HEADER_COUNT; i++) {
         if (!parser->header_seen[i] && i != HEADER_EXIT && i != HEADER_INTERIM
-            && i != HEADER_RESET && i != HEADER_PARENT && i != HEADER_COUNTDOWN_UNIT)
+            && i != HEADER_RESET && i != HEADER_PARENT && i != HEADER_COUNTDOWN_UNIT
+            && i != HEADER_RUN_ID && i != HEADER_RELEASE && i != HEADER_WITHHELD
+            && i != HEADER_DROPPED)
             return record_fail(&parser->reader, parser->d, "missing '%s' record before the units",
                                header_names[i]);
     }

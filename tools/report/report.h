@@ -95,6 +95,14 @@ struct run_report {
     unsigned long long interim;  /* an interim report's number; 0: not interim */
     unsigned long long resets;   /* sampler_reset calls before the report */
     unsigned long long parent;   /* the pid it was forked from; 0: not a fork child */
+    /* docs/remote.md: the run's id (32 hex digits; "" in older reports),
+       the release the program carries (NULL: none), and in a field report
+       the schemes left out (comma-separated; NULL: none) and the reports
+       dropped from the store before it.  */
+    char run_id[33];
+    char *product, *version;
+    char *withheld;
+    unsigned long long dropped;
     struct unit_counts *units;   /* in report order */
     size_t n_units;
     size_t capacity;

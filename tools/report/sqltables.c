@@ -433,6 +433,11 @@ static uint64_t fnv1a(uint64_t hash, const char *text)
 
 void sql_run_id_of(const struct run_view *view, char id[33])
 {
+    /* The report's own (docs/remote.md), the same wherever it was read.  */
+    if (view->report->run_id[0] != '\0') {
+        memcpy(id, view->report->run_id, 33);
+        return;
+    }
     char numbers[64];
     snprintf(numbers, sizeof numbers, "%llu %llu", view->report->pid, view->report->seed);
     uint64_t halves[2] = { UINT64_C(0xcbf29ce484222325), UINT64_C(0x84222325cbf29ce4) };

@@ -66,8 +66,8 @@ bool sql_run_rows(const struct sql_sink *sink, const struct sql_release *release
                   const struct sql_run *run, const struct run_view *view,
                   struct symbol_namer *namer, struct diag *d);
 
-/* A 128-bit id for a run that has none of its own: a hash of where it was
-   read and its pid, seed and program.  */
+/* A run's 128-bit id: its report's run-id record, or for a report from
+   before them a hash of where it was read and its pid, seed and program.  */
 void sql_run_id_of(const struct run_view *view, char id[33]);
 
 #endif

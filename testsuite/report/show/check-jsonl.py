@@ -5,7 +5,8 @@ have (a site whose table is known has its rate and estimated counts too)."""
 import json, sys
 lines = [json.loads(l) for l in sys.stdin]
 run_keys = {"program", "pid", "sparsity", "seed", "exit"}
-optional_run_keys = {"parent", "resets", "interim", "countdown_unit"}
+optional_run_keys = {"parent", "resets", "interim", "countdown_unit", "run_id", "product",
+                     "version", "withheld", "dropped"}
 site_keys = {"unit", "source", "site", "file", "line", "column", "function", "scheme",
              "predicate", "counts"}
 # A site whose table is known has its rate and estimated counts.
