@@ -112,13 +112,17 @@ if [ "$(id -u)" = 0 ]; then
 
     # Secure mode: a set-user-ID copy run by nobody writes nothing, not
     # even with consent in its (untrusted) environment.
-    home_n=$scratch/home-nobody
-    mkdir -p "$home_n" && chown nobody "$home_n" && chmod 755 "$scratch"
-    cp "$scratch/main" "$scratch/setuid" && chmod 4755 "$scratch/setuid"
+    # (The case's scratch directory is private: nobody's home and programs
+    # go to a directory that nobody can reach, removed at the end.)
+    reachable=$(mktemp -d "${TMPDIR:-/tmp}/sampler-remote-nobody.XXXXXX") && chmod 711 "$reachable"
+    home_n=$reachable/home-nobody
+    mkdir -p "$home_n" && chown nobody "$home_n"
+    cp "$scratch/main" "$reachable/main" && chmod 755 "$reachable/main"
+    cp "$scratch/main" "$reachable/setuid" && chmod 4755 "$reachable/setuid"
     setpriv --reuid=nobody --regid=nogroup --clear-groups env -i HOME="$home_n" \
-        sh -c '"$0" consent "$1" yes > /dev/null && "$2" > /dev/null' "$SUBMIT" "$PRODUCT" "$scratch/setuid"
+        sh -c '"$0" consent "$1" yes > /dev/null && "$2" > /dev/null' "$SUBMIT" "$PRODUCT" "$reachable/setuid"
     secure=$(find "$home_n/.local" -type f 2>/dev/null | wc -l)
-    setpriv --reuid=nobody --regid=nogroup --clear-groups env -i HOME="$home_n" "$scratch/main" > /dev/null
+    setpriv --reuid=nobody --regid=nogroup --clear-groups env -i HOME="$home_n" "$reachable/main" > /dev/null
     control=$(pending_count "$home_n")
     check "field: secure mode (set-user-ID) writes nothing; the same program without the bit does" \
         test "$secure $control" = "0 1"

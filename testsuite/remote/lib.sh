@@ -29,6 +29,7 @@ collectors=()
 cleanup () {
     for pid in ${collectors[@]+"${collectors[@]}"}; do kill "$pid" 2>/dev/null; done
     rm -f "/etc/sampler/consent/$PRODUCT"
+    [ -z "${reachable-}" ] || rm -rf "$reachable"
 }
 trap cleanup EXIT
 
