@@ -4,7 +4,8 @@
 #   rates_from_table TABLE UNIT WEIGHT   a rates file giving every site of
 #                     the site table TABLE weight WEIGHT in unit UNIT
 #   report_body REPORT   a report without what differs between two binaries
-#                     of one program (and the unit's signature)
+#                     of one program (and the unit's signature) and between
+#                     two runs (the run id)
 #   table_body TABLE  a site table without signatures, countdown unit and
 #                     weights
 #   rate WEIGHT       1 - (1 - 1/(sparsity * unit))^WEIGHT, with $sparsity
@@ -29,9 +30,9 @@ rates_from_table() {   # TABLE UNIT WEIGHT
 }
 
 # A report without what differs between two binaries of one program (and
-# the unit's signature).
+# the unit's signature) and between two runs (the run id).
 report_body() {
-    grep -v -e '^program' -e '^pid' -e '^object' "$1" | awk -F'\t' -v OFS='\t' '$1 == "unit" { $2 = "" } 1'
+    grep -v -e '^program' -e '^pid' -e '^object' -e '^run-id' "$1" | awk -F'\t' -v OFS='\t' '$1 == "unit" { $2 = "" } 1'
 }
 
 # A site table without signatures, countdown unit and weights.
