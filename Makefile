@@ -17,27 +17,56 @@ PLUGIN_INC := $(shell $(CC) -print-file-name=plugin)/include
 CFLAGS_COMMON := -std=c11 -O2 -g -Wall -Wextra -D_GNU_SOURCE
 # The runtime must not be instrumented by itself, whatever CFLAGS say.
 RUNTIME_CFLAGS := $(CFLAGS_COMMON) -fPIC -fvisibility=hidden -Iinclude -Iruntime
+# -Iplugin: every source of the plugin, in whichever folder, includes the
+# plugin's shared headers (plugin/*.h) and the runtime's (../runtime/) as
+# plugin/ would.
 PLUGIN_CXXFLAGS := -std=gnu++14 -O2 -g -Wall -Wextra -Wno-unused-parameter \
-                   -fPIC -fno-rtti -fno-exceptions -I$(PLUGIN_INC)
+                   -fPIC -fno-rtti -fno-exceptions -I$(PLUGIN_INC) -Iplugin
 
 GSL_LIBS   := -lgsl -lgslcblas -lm
 
 RUNTIME_SRCS := $(wildcard runtime/*.c runtime/schemes/*.c)
 RUNTIME_HDRS := $(wildcard runtime/*.h) runtime/schemes.def include/sampler.h
 RUNTIME_OBJS := $(RUNTIME_SRCS:runtime/%.c=$(B)/obj/runtime/%.o)
-PLUGIN_SRCS  := $(wildcard plugin/*.cc plugin/schemes/*.cc)
-PLUGIN_HDRS  := $(wildcard plugin/*.h)
+# The plugin's folders follow its pipeline (docs/design.md, "Source
+# files"): passes/, sites/, transform/, support/, and schemes/ with a file
+# or a folder per scheme.
+PLUGIN_SRCS  := $(wildcard plugin/*/*.cc plugin/schemes/*/*.cc)
+PLUGIN_HDRS  := $(wildcard plugin/*.h plugin/*.def plugin/*/*.h plugin/schemes/*/*.h)
 PLUGIN_OBJS  := $(PLUGIN_SRCS:plugin/%.cc=$(B)/obj/plugin/%.o)
 
 REPORT_SRCS := $(wildcard tools/report/*.c tools/report/schemes/*.c)
 REPORT_HDRS := $(wildcard tools/report/*.h tools/report/schemes/*.h)
 REPORT_TOOL := $(B)/bin/sampler-report
 
+# sampler-report's sources but main.c, as objects that other tools link
+# with (the collector reads reports with the report tool's own reader).
+REPORT_LIB_SRCS := $(filter-out tools/report/main.c,$(REPORT_SRCS))
+REPORT_OBJS := $(REPORT_LIB_SRCS:tools/report/%.c=$(B)/obj/report/%.o)
+# sampler-report --store reads the collector's store (tools/report/
+# store-input.c) through the collector's store layer: libpq, SQLite, zlib.
+STORE_SRCS := tools/collect/store.c tools/collect/store-postgresql.c tools/collect/store-sqlite.c \
+              tools/collect/inflate.c
+STORE_HDRS := tools/collect/store.h tools/collect/store-engine.h tools/collect/inflate.h
+STORE_CFLAGS := $(shell pkg-config --cflags libpq sqlite3 2>/dev/null)
+STORE_LIBS := $(shell pkg-config --libs libpq sqlite3 2>/dev/null) -lz -pthread
+REPORT_CFLAGS := $(CFLAGS_COMMON) $(STORE_CFLAGS) -Itools/report -Itools/collect -Iruntime
+
 RELEASE_TOOL := $(B)/bin/sampler-release
 SUBMIT_SRCS := $(wildcard tools/submit/*.c) runtime/release.c
 SUBMIT_HDRS := $(wildcard tools/submit/*.h) runtime/release.h
 SUBMIT_TOOL := $(B)/bin/sampler-submit
 SUBMIT_UNITS := $(B)/lib/systemd/user/sampler-submit.service $(B)/lib/systemd/user/sampler-submit.timer
+
+# The collector (docs/collect.md): libmicrohttpd, libpq, SQLite, zlib; the
+# SQL files of tools/sql/ built in (tools/collect/sql-files.c).
+COLLECT_SRCS := $(wildcard tools/collect/*.c)
+COLLECT_HDRS := $(wildcard tools/collect/*.h)
+COLLECT_SQL := $(wildcard tools/sql/*.sql tools/sql/*/*.sql)
+COLLECT_TOOL := $(B)/bin/sampler-collect
+COLLECT_CFLAGS := $(shell pkg-config --cflags libmicrohttpd libpq sqlite3 2>/dev/null)
+COLLECT_LIBS := $(shell pkg-config --libs libmicrohttpd libpq sqlite3 2>/dev/null) -lz -pthread
+COLLECT_UNIT := $(B)/lib/systemd/system/sampler-collect.service
 
 PLUGIN     := $(B)/lib/sampler/sampler.so
 LIBA       := $(B)/lib/libsampler.a
@@ -46,7 +75,7 @@ WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all bad-input-table evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-paths check-run check-rates check-report check-schemes check-runtime check-remote check-torture check-torture-ci check-case-study check-real check-csmith check-sql sql-deps install clean bench demo deps
+.PHONY: all bad-input-table evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-docs check-paths check-run check-rates check-report check-schemes check-runtime check-remote check-collect check-torture check-torture-ci check-case-study check-real check-csmith check-sql sql-deps install clean bench demo deps
 
 # What a fresh Debian bookworm machine needs (run as root).
 # The real-program recipes (testsuite/integration/real/packages/*.sh) say what they need
@@ -60,14 +89,17 @@ PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 # with Debian's npm package).
 NODE_DEPS := $(if $(shell command -v npm 2>/dev/null),,nodejs npm)
 REAL_DEPS := $(shell testsuite/integration/real/run-real.sh --deps)
+# The collector builds with libmicrohttpd, libpq and SQLite; its tests run
+# PostgreSQL and check its pages in Chromium (headless).
 DEPS := gcc g++ make gcc-12-plugin-dev libgsl-dev check pkg-config valgrind python3 \
         gcc-12-source dpkg-dev sqlite3 csmith libcsmith-dev clang libclang-rt-14-dev \
-        libc6-dbg libcurl4-openssl-dev zlib1g-dev openssl postgresql $(NODE_DEPS) $(REAL_DEPS)
+        libc6-dbg libcurl4-openssl-dev zlib1g-dev openssl postgresql $(NODE_DEPS) $(REAL_DEPS) \
+        libmicrohttpd-dev libpq-dev libsqlite3-dev chromium
 # What `make bench` needs to build its programs: jq's autoreconf, the
 # sqlite3 amalgamation (tclsh), bc (flex's libl).
 BENCH_DEPS := autoconf automake libtool tcl libfl-dev
 all: $(PLUGIN) $(LIBA) $(LIBSO) $(WRAPPER) $(HEADER) $(PCFILE) $(REPORT_TOOL) $(RELEASE_TOOL) \
-     $(SUBMIT_TOOL) $(SUBMIT_UNITS)
+     $(SUBMIT_TOOL) $(SUBMIT_UNITS) $(COLLECT_TOOL) $(COLLECT_UNIT)
 
 $(B)/obj/plugin/%.o: plugin/%.cc $(PLUGIN_HDRS) runtime/sampler-abi.h runtime/schemes.def
 	@mkdir -p $(@D)
@@ -90,9 +122,27 @@ $(LIBSO): $(RUNTIME_OBJS)
 	$(CC) -shared -Wl,-soname,libsampler.so.0 -Wl,-z,defs -o $@ $^ -lm -lpthread
 	ln -sf libsampler.so.0 $(B)/lib/libsampler.so
 
-$(REPORT_TOOL): $(REPORT_SRCS) $(REPORT_HDRS) runtime/sampler-abi.h runtime/schemes.def
+$(REPORT_TOOL): $(REPORT_SRCS) $(REPORT_HDRS) $(STORE_SRCS) $(STORE_HDRS) runtime/sampler-abi.h \
+                runtime/schemes.def
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) -Itools/report -Iruntime -o $@ $(REPORT_SRCS) $(GSL_LIBS)
+	$(CC) $(REPORT_CFLAGS) -o $@ $(REPORT_SRCS) $(STORE_SRCS) $(GSL_LIBS) $(STORE_LIBS)
+
+$(B)/obj/report/%.o: tools/report/%.c $(REPORT_HDRS) $(STORE_HDRS) runtime/sampler-abi.h \
+                     runtime/schemes.def
+	@mkdir -p $(@D)
+	$(CC) $(REPORT_CFLAGS) -c $< -o $@
+
+$(COLLECT_TOOL): $(COLLECT_SRCS) $(COLLECT_HDRS) $(COLLECT_SQL) $(REPORT_OBJS) runtime/release.c \
+                 runtime/release.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) $(COLLECT_CFLAGS) -Itools/collect -Itools/report -Iruntime -o $@ \
+	  $(COLLECT_SRCS) runtime/release.c $(REPORT_OBJS) $(COLLECT_LIBS) $(GSL_LIBS)
+
+# The system unit names sampler-collect by its absolute path, as the user
+# units of sampler-submit do.
+$(COLLECT_UNIT): tools/collect/systemd/sampler-collect.service.in
+	@mkdir -p $(@D)
+	sed 's|@BINDIR@|$(abspath $(B))/bin|' $< > $@
 
 # Checks release configurations and makes the object a release carries
 # (docs/remote.md); the runtime's own parser.
@@ -142,8 +192,9 @@ RUN_CASES := testsuite/tools/run-cases -j $(CHECK_JOBS) --build $(abspath $(B))
 # (testsuite/tools/stat-check.c), and sampler-report built with ASan, its
 # leak checker and UBSan, whose runs must match the plain tool's.  Include
 # paths: every folder of the report tool and of the runtime that holds
-# headers, so that the rules follow the sources where they move.
-TEST_INCLUDES := $(addprefix -I,$(sort tools/report runtime $(patsubst %/,%,$(dir \
+# headers, so that the rules follow the sources where they move, and the
+# collector's, whose store layer sampler-report --store reads through.
+TEST_INCLUDES := $(addprefix -I,$(sort tools/report tools/collect runtime $(patsubst %/,%,$(dir \
                    $(wildcard tools/report/*.h tools/report/*/*.h runtime/*.h runtime/*/*.h \
                               runtime/*.def runtime/*/*.def)))))
 STAT_CHECK := $(B)/testsuite/stat-check
@@ -154,14 +205,16 @@ $(STAT_CHECK): testsuite/tools/stat-check.c
 	@mkdir -p $(@D)
 	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -o $@ $< $(GSL_LIBS)
 
-$(SANITIZED_REPORT): $(REPORT_SRCS) $(REPORT_HDRS) $(RUNTIME_HDRS)
+$(SANITIZED_REPORT): $(REPORT_SRCS) $(REPORT_HDRS) $(STORE_SRCS) $(STORE_HDRS) $(RUNTIME_HDRS)
 	@mkdir -p $(@D)
 	$(CC) -std=c11 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
-	  -D_GNU_SOURCE $(TEST_INCLUDES) -o $@ $(REPORT_SRCS) $(GSL_LIBS)
+	  -D_GNU_SOURCE $(STORE_CFLAGS) $(TEST_INCLUDES) -o $@ $(REPORT_SRCS) $(STORE_SRCS) \
+	  $(GSL_LIBS) $(STORE_LIBS)
 
 check: all
 	$(MAKE) check-unit
 	$(MAKE) check-plugin
+	$(MAKE) check-docs
 	$(MAKE) check-report
 	$(MAKE) check-fuzz
 	$(MAKE) check-run
@@ -170,6 +223,7 @@ check: all
 	$(MAKE) check-paths
 	$(MAKE) check-runtime
 	$(MAKE) check-remote
+	$(MAKE) check-collect
 	$(MAKE) check-torture-ci
 	$(MAKE) check-case-study
 	$(MAKE) check-sql
@@ -212,18 +266,24 @@ FUZZ_CC      ?= clang
 FUZZ_KINDS   := report aggregate sites labels elf
 FUZZ_SECONDS ?= 600
 FUZZ_SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=undefined
-FUZZ_CFLAGS  := -std=c11 -O1 -g -Wall -Wextra -D_GNU_SOURCE $(FUZZ_SANITIZE) $(TEST_INCLUDES)
-FUZZ_OBJS    := $(patsubst tools/report/%.c,$(B)/fuzz/obj/%.o,$(filter-out %/main.c,$(REPORT_SRCS)))
+FUZZ_CFLAGS  := -std=c11 -O1 -g -Wall -Wextra -D_GNU_SOURCE $(FUZZ_SANITIZE) $(STORE_CFLAGS) \
+                $(TEST_INCLUDES)
+FUZZ_OBJS    := $(patsubst tools/report/%.c,$(B)/fuzz/obj/%.o,$(filter-out %/main.c,$(REPORT_SRCS))) \
+                $(STORE_SRCS:tools/collect/%.c=$(B)/fuzz/obj/collect/%.o)
 FUZZ_BINS    := $(FUZZ_KINDS:%=$(B)/fuzz/fuzz-%)
 
-$(B)/fuzz/obj/%.o: tools/report/%.c $(REPORT_HDRS) $(RUNTIME_HDRS)
+$(B)/fuzz/obj/%.o: tools/report/%.c $(REPORT_HDRS) $(STORE_HDRS) $(RUNTIME_HDRS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(B)/fuzz/obj/collect/%.o: tools/collect/%.c $(COLLECT_HDRS) $(REPORT_HDRS) $(COLLECT_SQL)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(COLLECT_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
 $(B)/fuzz/fuzz-%: testsuite/report/fuzz/fuzz-%.c testsuite/report/fuzz/fuzz-input.h $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer \
 	  -DFUZZ_SITE_TABLE='"$(abspath testsuite/report/fuzz/corpus/sites/program)"' \
-	  -o $@ $< $(FUZZ_OBJS) $(GSL_LIBS)
+	  -o $@ $< $(FUZZ_OBJS) $(GSL_LIBS) $(STORE_LIBS)
 
 # The objects are shared by the targets: kept, not rebuilt each time.
 .SECONDARY: $(FUZZ_OBJS)
@@ -238,6 +298,11 @@ check-fuzz: fuzz-build
 
 check-plugin: all
 	$(RUN_CASES) testsuite/plugin
+
+# The README's table of plugin arguments is the one the plugin's table
+# (plugin/arguments.def) generates: -fplugin-arg-sampler-help=markdown.
+check-docs: $(PLUGIN)
+	testsuite/plugin/arguments/check-readme-table.sh $(abspath $(B)) README.md
 
 # The example of Liblit et al. (PLDI 2003), built with the wrapper and run at three sparsities.
 demo: all
@@ -330,6 +395,28 @@ check-rates: all $(TEST_TOOLS)
 check-remote: all
 	$(RUN_CASES) testsuite/remote
 
+# The collector (docs/collect.md): its pieces (Check), then the service
+# with SQLite and with a PostgreSQL server the tests start, sampler-submit
+# and bad clients over loopback, and zlib's release uploading, its pages
+# checked in headless Chromium (testsuite/collect/).
+COLLECT_UNIT_TEST := $(B)/testsuite/collect/test-collect
+$(COLLECT_UNIT_TEST): testsuite/collect/test-collect.c $(filter-out tools/collect/main.c,$(COLLECT_SRCS)) \
+                      $(COLLECT_HDRS) $(COLLECT_SQL) $(REPORT_OBJS) runtime/release.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) $(COLLECT_CFLAGS) $(shell pkg-config --cflags check) -Itools/collect \
+	  -Itools/report -Iruntime -o $@ $< $(filter-out tools/collect/main.c,$(COLLECT_SRCS)) \
+	  runtime/release.c $(REPORT_OBJS) $(COLLECT_LIBS) $(GSL_LIBS) $(shell pkg-config --libs check)
+
+# bench/collect/load.c's clients, for the fault tests (and bench/collect).
+COLLECT_LOAD := $(B)/bench/collect-load
+$(COLLECT_LOAD): bench/collect/load.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) -o $@ $< -lcurl -lz -pthread
+
+check-collect: all $(COLLECT_UNIT_TEST) $(COLLECT_LOAD)
+	$(COLLECT_UNIT_TEST)
+	$(RUN_CASES) testsuite/collect
+
 # Threads, fork and exec, crashes, shared libraries, interim reports.
 check-runtime: all $(TEST_TOOLS)
 	$(RUN_CASES) testsuite/runtime --exclude testsuite/runtime/sampling
@@ -343,7 +430,8 @@ install: all
 	mkdir -p $(DESTDIR)$(PREFIX)
 	cp -a $(B)/bin $(B)/lib $(B)/include $(DESTDIR)$(PREFIX)/
 	sed -i 's|$(abspath $(B))/bin|$(PREFIX)/bin|' \
-	  $(DESTDIR)$(PREFIX)/lib/systemd/user/sampler-submit.service
+	  $(DESTDIR)$(PREFIX)/lib/systemd/user/sampler-submit.service \
+	  $(DESTDIR)$(PREFIX)/lib/systemd/system/sampler-collect.service
 
 clean:
 	rm -rf $(B)

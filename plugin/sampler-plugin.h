@@ -29,6 +29,8 @@ struct sampler_options
   bool verbose;			/* Say what was done to each function.  */
   const char *dump_file;	/* Append the checks and weights here.  */
   const char *site_table_file;	/* Append the unit's site table here.  */
+  /* Print the help: "text" or "markdown" (help=), or NULL.  */
+  const char *help;
   /* Function names the user asserts are weightless (comma list, or NULL).  */
   const char *weightless_names;
   unsigned pairs_limit;		/* Most scalar-pairs sites per assignment.  */
@@ -51,7 +53,7 @@ struct sampler_options
   unsigned paths_array;
   /* Most paths a region may have before a check cuts it (paths).  */
   unsigned paths_max;
-  /* The interesting-paths file (paths; ppp.cc), or NULL.  */
+  /* The interesting-paths file (paths; interesting-paths.cc), or NULL.  */
   const char *paths_interesting;
   /* Scalar-pairs also compare with the integer constants the function
      uses.  */
@@ -71,6 +73,14 @@ struct sampler_options
 };
 
 extern struct sampler_options sampler_opts;
+
+/* Reads -fplugin-arg-sampler-* strictly into sampler_opts, then the
+   files they name; false after reporting every bad argument
+   (support/arguments.cc).  */
+bool parse_arguments (struct plugin_name_args *info);
+/* The text -fplugin-arg-sampler-help prints (xmalloc'd); with MARKDOWN,
+   the README's table of arguments.  */
+char *sampler_help (bool markdown = false);
 
 /* The attribute's name and the forms of its optional argument.  */
 #define SAMPLED_ATTR "sampled"
@@ -162,6 +172,10 @@ bool load_rates (const char *path);
    NUL byte; a last line with no newline).  */
 int read_text_line (FILE *in, const char *path, unsigned long *number,
 		    char **line, size_t *capacity);
+/* Reads the interesting-paths file PATH strictly (each error names
+   PATH:LINE), for the paths scheme; false after reporting them
+   (schemes/paths/interesting-paths.cc).  */
+bool load_interesting_paths (const char *path);
 void apply_rates (unsigned first);
 void report_rates (void);
 
@@ -212,7 +226,7 @@ tree unit_counters_decl (void);
 
 /* The pass that finds the sites and the weightless functions, before
    GCC's optimisers (sites-pass.cc), and the transformation, after them
-   (transform.cc).  */
+   (transform-pass.cc).  */
 opt_pass *make_sites_pass (gcc::context *ctxt);
 opt_pass *make_transform_pass (gcc::context *ctxt);
 
@@ -227,11 +241,11 @@ bool call_may_use_countdown (gimple *call);
 tree countdown_reference (void);
 
 /* PLUGIN_OVERRIDE_GATE: GCC's RTL PRE does not run on the functions the
-   transformation cloned.  (transform.cc)  */
+   transformation cloned.  (transform-pass.cc)  */
 void skip_rtl_pre_in_cloned_functions (void *gcc_data, void *user_data);
 
 /* The file of `dump=', opened to append, or NULL (with an error when it
-   cannot be opened).  (transform.cc)  */
+   cannot be opened).  (transform-pass.cc)  */
 FILE *open_sampler_dump (void);
 
 /* The pass that versions counted loops, among GCC's loop optimisers
@@ -297,13 +311,20 @@ void collect_nesting_parents (hash_set<tree> &parents);
 class cgraph_node;
 bool can_have_unsampled_clone (cgraph_node *node,
 			       hash_set<tree> &nesting_parents);
+/* A function that keeps its labels' addresses in static tables
+   (label-tables.cc): may the current function be copied all the same?
+   The current function, a copy of ORIGINAL, gets copies of the tables
+   with its own labels: false if a label has no copy.  */
+bool label_tables_copyable (void);
+bool copy_label_tables (tree original);
 
 /* The pass that redirects calls to the exec family, pthread_create and
    signal handling to the runtime's wrappers (redirect.cc).  */
 opt_pass *make_redirect_pass (gcc::context *ctxt);
 
-/* Notes, from the front end, where a plain `sampled' was written.  */
+/* PLUGIN_ATTRIBUTES: registers the `sampled' attribute, whose handler
+   notes where a plain `sampled' was written (sites/selection.cc).  */
+void register_sampled_attribute (void *, void *);
 void note_sampled_attribute (tree decl);
-void note_function_definition (tree fndecl);
 
 #endif

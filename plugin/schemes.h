@@ -2,10 +2,11 @@
    Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).
 
    Each scheme of the registry (runtime/schemes.def) has one file,
-   plugin/schemes/<scheme>.cc, that defines its `plugin_scheme': how the
-   sites pass finds its sites and marks them (sites.cc walks each selected
-   function and calls the hooks), and what code the transformation puts in
-   a marker's place in the slow copy (build_sample_call, unit.cc).  The
+   plugin/schemes/<scheme>.cc, or a folder, plugin/schemes/<scheme>/, that
+   defines its `plugin_scheme': how the sites pass finds its sites and
+   marks them (sites.cc walks each selected function and calls the
+   hooks), and what code the transformation puts in a marker's place in
+   the slow copy (build_sample_call, sample-calls.cc).  The
    rest of the plugin goes through these hooks and never tests a scheme's
    id, but for calls to check functions, which are the checks scheme's
    (sites.cc, unsampled.cc).  docs/schemes.md says how to add a scheme.  */
@@ -177,8 +178,11 @@ void hot_list_sample_call (const site_info &site, tree value,
 			   sample_call &call,
 			   const char *function = "__sampler_value");
 
-/* Helpers for the sample calls (unit.cc).  */
+/* Helpers for the sample calls (sample-calls.cc; site-table.cc).  */
 
+/* Appends FIELD to TEXT with the site table's escapes: backslash, TAB
+   and newline as \\, \t and \n.  */
+void append_escaped (auto_vec<char> &text, const char *field);
 /* The unit's signature (32 hex digits), once emit_unit has made it; else
    empty.  */
 extern char unit_signature[33];

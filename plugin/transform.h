@@ -1,5 +1,5 @@
 /* sampler.so: what the parts of the sampling transformation share (see
-   transform.cc for the whole): the state of the function being
+   passes/transform-pass.cc for the whole): the state of the function being
    transformed, its checks, and the entry points of the parts.
    Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).  */
 #ifndef SAMPLER_TRANSFORM_H
@@ -85,14 +85,25 @@ struct function_state
   region_view *regions;
 };
 
-/* Check placement and weights (checks.cc), in this order: the region
-   ends and their checks (entry, after weighty calls and countdown
-   writes), the checks at computed goto targets, then the loop checks,
-   the long-path checks and every check's and block's weight.  */
+/* Check placement (threshold-checks.cc), in this order: the region ends
+   and their checks (entry, after weighty calls and countdown writes), the
+   checks at computed goto targets, then the loop checks, the long-path
+   checks and every check's and block's weight.  */
 void isolate_region_ends (function_state *st);
 void isolate_goto_targets (function_state *st);
 void place_checks_and_weigh (function_state *st);
+
+/* Weights and the region limit (region-weights.cc), for
+   place_checks_and_weigh: each block's sites (ST->sites_in_block); an
+   error where one block's sites weigh more than a check can take; the
+   long-path checks between the pieces of blocks heavier than the region
+   limit, and where a path would go over it; every check's and block's
+   weight.  */
 void count_sites_in_blocks (function_state *st);
+void check_block_weights (function_state *st);
+void split_heavy_blocks (function_state *st);
+void limit_region_weights (function_state *st);
+void weigh_checks (function_state *st);
 /* Whether STMT ends a region (isolate_region_ends puts it at the start
    of a block of its own).  */
 bool ends_region (gimple *stmt);
@@ -121,13 +132,38 @@ void region_entries (function_state *st, vec<basic_block> &entries);
    a check or a region end, successors before predecessors.  */
 void region_blocks_postorder (function_state *st, vec<basic_block> &order);
 
-/* Slow-copy construction (slow-copy.cc).  clone_and_wire makes the fast
-   and slow copies of a function whose checks are placed and weighed;
+/* Slow-copy construction (slow-copy.cc): clone_and_wire makes the fast
+   and slow copies of a function whose checks are placed and weighed.  */
+void clone_and_wire (function_state *st);
+
+/* The code that reads and writes the countdown (countdown-code.cc).
    guard_without_cloning instruments a function that cannot be cloned,
    site by site; zero_countdown_on_return gives the countdown its zero
    back where a function without an unsampled clone returns.  */
-void clone_and_wire (function_state *st);
 void guard_without_cloning (function_state *st);
 void zero_countdown_on_return (void);
+/* For clone_and_wire: the check in the empty block CHECK, whose one
+   successor is DEST, of weight BUDGET, taking DECREMENT (its weight less
+   its edge's refund), with its way into DEST_SLOW, the slow copy of DEST
+   (noted in REGIONS), or into DISPATCH_FN, the unsampled clone, or the
+   sampled clone OUTLINED_FN; the code of the slow copy's sites and of
+   padding; and how the copies' blocks are made.  */
+void build_check (basic_block check, basic_block dest, basic_block dest_slow,
+		  int budget, int decrement, location_t loc,
+		  region_view *regions, tree dispatch_fn = NULL_TREE,
+		  tree outlined_fn = NULL_TREE);
+basic_block make_slow_site (function_state *st, gimple *stmt);
+void count_padding (basic_block bb, int pad, location_t loc);
+void append_add (basic_block bb, tree var, HOST_WIDE_INT amount,
+		 location_t loc);
+/* How often the slow copy runs, as far as GCC's profile knows: never.  */
+profile_count slow_count (void);
+/* A new empty block, in DEST's loop, run as often as COUNT says.  */
+basic_block slow_block (basic_block dest, profile_count count);
+/* The new block that splits the edge E.  */
+basic_block block_on_edge (edge e, profile_count count);
+/* Gives the new edge E the PHI arguments that the edge FROM gives the
+   PHI nodes of its destination (E's, or the block E's is a copy of).  */
+void copy_phi_args (edge from, edge e);
 
 #endif

@@ -14,7 +14,9 @@
 # second) and disk; whether the
 # planted bug leads; whether each engine's answer is rank's (compare.py).
 # Fleets and stores go to ${FLEET_DIR:-/tmp/sampler-fleet} and are deleted
-# after each size; ENGINES="postgresql duckdb sqlite" picks engines.
+# after each size; ENGINES="postgresql duckdb sqlite" picks engines;
+# SQL_ELIMINATION=no skips the engines' elimination (its step count grows
+# with the runs, and each step is a pass over the observations).
 # PostgreSQL runs with shared_buffers=1GB, work_mem=256MB,
 # maintenance_work_mem=512MB, max_wal_size=8GB, synchronous_commit=off.
 # Everything runs under nice.  Prints one line per step (bench/HISTORY.md).
@@ -96,13 +98,21 @@ for runs in "$@"; do
         "$sql" "$engine" "$db" init
         measure load "$sql" "$engine" "$db" load "$dir/export" --no-fold
         measure "fold (ranking)" "$sql" "$engine" "$db" fold
-        measure "rank (elimination)" "$sql" "$engine" "$db" rank
+        if [ "${SQL_ELIMINATION:-yes}" = no ]; then
+            measure "ranking" "$sql" "$engine" "$db" query "SELECT * FROM ranking ORDER BY release, position"
+        else
+            measure "rank (elimination)" "$sql" "$engine" "$db" rank
+        fi
         case $engine in
             postgresql) size=$(psql -X -A -t -d "$db" -c "SELECT pg_database_size('fleet') / 1048576") ;;
             *) size=$(($(stat -c %s "$db") / 1048576)) ;;
         esac
-        cp "$dir/rank (elimination).out" "$dir/rank-$engine.csv"
-        echo "$runs: $engine: disk $size MB; planted bug leads: $(leads "$dir/rank-$engine.csv"); as rank: $(python3 "$compare" rank "$dir/rank-c.csv" "$dir/rank-$engine.csv" 2>&1 | tail -n 1)"
+        if [ "${SQL_ELIMINATION:-yes}" = no ]; then
+            echo "$runs: $engine: disk $size MB; ranking rows $(($(wc -l <"$dir/ranking.out") - 1)), first: $(sed -n 2p "$dir/ranking.out")"
+        else
+            cp "$dir/rank (elimination).out" "$dir/rank-$engine.csv"
+            echo "$runs: $engine: disk $size MB; planted bug leads: $(leads "$dir/rank-$engine.csv"); as rank: $(python3 "$compare" rank "$dir/rank-c.csv" "$dir/rank-$engine.csv" 2>&1 | tail -n 1)"
+        fi
         case $engine in
             postgresql) psql -X -q -d "$pg_url/postgres" -c "DROP DATABASE fleet" ;;
             *) rm -f "$db" "$db.wal" ;;

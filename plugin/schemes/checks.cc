@@ -4,8 +4,8 @@
    code of Liblit et al. (PLDI 2003) runs only on sampled visits.
    Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).  */
 
-#include "../schemes.h"
-#include "../runtime-decls.h"
+#include "schemes.h"
+#include "runtime-decls.h"
 
 #include <string.h>
 

@@ -2,8 +2,8 @@
    function's entry ("f ()"), counted when sampled.
    Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).  */
 
-#include "../schemes.h"
-#include "../runtime-decls.h"
+#include "schemes.h"
+#include "runtime-decls.h"
 
 #include <string.h>
 

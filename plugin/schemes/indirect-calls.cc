@@ -9,8 +9,8 @@
    which sampler-report names each target by its function.
    Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).  */
 
-#include "../schemes.h"
-#include "../runtime-decls.h"
+#include "schemes.h"
+#include "runtime-decls.h"
 
 #include "function.h"
 #include "basic-block.h"

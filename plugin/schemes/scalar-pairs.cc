@@ -11,8 +11,8 @@
    own, sampled alone, as in CBI (pairs-sites=pair).
    Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).  */
 
-#include "../schemes.h"
-#include "../runtime-decls.h"
+#include "schemes.h"
+#include "runtime-decls.h"
 
 #include <string.h>
 

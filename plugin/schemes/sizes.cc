@@ -9,8 +9,8 @@
    a call that does not return (a fault in memcpy) has its size observed.
    Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).  */
 
-#include "../schemes.h"
-#include "../runtime-decls.h"
+#include "schemes.h"
+#include "runtime-decls.h"
 
 #include "function.h"
 #include "basic-block.h"

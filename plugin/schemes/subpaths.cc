@@ -13,8 +13,8 @@
    which starts a subpath there and records the thread's next visits
    (runtime/schemes/subpaths.c).  */
 
-#include "../schemes.h"
-#include "../runtime-decls.h"
+#include "schemes.h"
+#include "runtime-decls.h"
 
 #include "function.h"
 #include "basic-block.h"

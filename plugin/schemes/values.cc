@@ -10,8 +10,8 @@
    assigned to a user's variable, which that assignment's site observes.
    Copyright (C) 2026 the sampler authors.  GPL-3.0-or-later (see COPYING).  */
 
-#include "../schemes.h"
-#include "../runtime-decls.h"
+#include "schemes.h"
+#include "runtime-decls.h"
 
 #include <string.h>
 

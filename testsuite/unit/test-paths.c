@@ -17,6 +17,7 @@
      path of its own that ends at an exit; a number out of range is an
      error.  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 

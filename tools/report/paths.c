@@ -803,7 +803,7 @@ static int paths_main(const struct command *self, int argc, char **argv)
 
 const struct command paths_command = {
     .name = "paths",
-    .synopsis = "INPUT... [--binary FILE]... [--sites FILE]... [--function=F] [--top=N] "
+    .synopsis = "(INPUT... | --store URL --release R) [--binary FILE]... [--sites FILE]... [--function=F] [--top=N] "
                 "[--format=text|csv|jsonl|html] [--source-dir DIR]... "
                 "[--write-interesting FILE [--hot=N]]",
     .summary = "Show each function's hot paths (the paths scheme) combined over every run,\n"
@@ -814,6 +814,7 @@ const struct command paths_command = {
                "the directions of its branches and the line where it leaves its region.",
     .options =
         RUN_OPTIONS_HELP
+        STORE_OPTIONS_HELP
         "  --function=F     only function F\n"
         "  --top=N          paths shown per function, 1 to 1000000 (10)\n"
         "  --format=F       text (default), csv (one row per function and path),\n"

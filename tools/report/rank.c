@@ -119,10 +119,13 @@ static int parse_rank_options(const struct command *self, int argc, char **argv,
             return command_usage_error(self, "unknown option '%s' for 'rank'", argument);
         }
     }
-    if (options->runs.n_inputs == 0)
-        return command_usage_error(self, "'rank' needs reports");
     if (options->runs.labels && options->runs.fail_if)
         return command_usage_error(self, "give --fail-if or --labels, not both");
+    int finished = run_options_finish(self, &options->runs);
+    if (finished != EXIT_FINE)
+        return finished;
+    if (options->runs.n_inputs == 0)
+        return command_usage_error(self, "'rank' needs reports");
     return EXIT_FINE;
 }
 
@@ -713,7 +716,7 @@ static int rank_main(const struct command *self, int argc, char **argv)
 
 const struct command rank_command = {
     .name = "rank",
-    .synopsis = "INPUT... [--binary FILE]... [--sites FILE]... [--fail-if=RULE | --labels FILE] "
+    .synopsis = "(INPUT... | --store URL --release R) [--binary FILE]... [--sites FILE]... [--fail-if=RULE | --labels FILE] "
                 "[--confidence=PERCENT] [--min-failing=K] [--interval=wilson|normal] [--top=N] "
                 "[--format=text|csv|jsonl|html] [--source-dir DIR]...",
     .summary = "Rank the predicates that predict failure over many runs (Cooperative Bug\n"
@@ -723,6 +726,7 @@ const struct command rank_command = {
                "or non-zero exit status is a failure; for crashes, give --fail-if=signal.",
     .options =
         RUN_OPTIONS_HELP
+        STORE_OPTIONS_HELP
         LABEL_OPTIONS_HELP
         "  --confidence=P   confidence level of Increase's lower bound, in percent\n"
         "                   (default 95); predicates whose bound is not above 0 are\n"

@@ -10,6 +10,7 @@
 
 #include "command.h"
 #include "progress.h"
+#include "store-input.h"
 #include "stream.h"
 
 static void append_pointer(void *items_pointer, size_t *count, size_t *capacity,
@@ -57,7 +58,35 @@ int run_options_take(const struct command *command, struct run_options *options,
         options->labels = value;
         return 1;
     }
+    /* export's --release names what it writes; the others' a stored one.  */
+    bool reads_store = strcmp(command->name, "export") != 0;
+    if (command_option_value("--store", argc, argv, i, &value)) {
+        if (!value || !*value)
+            return command_usage_error(command, "option '--store' needs a URL"), -1;
+        options->store_url = value;
+        return 1;
+    }
+    if (reads_store && command_option_value("--release", argc, argv, i, &value)) {
+        if (!value || !*value)
+            return command_usage_error(command, "option '--release' needs a release"), -1;
+        options->store_release = value;
+        return 1;
+    }
     return 0;
+}
+
+int run_options_finish(const struct command *command, struct run_options *options)
+{
+    if (!options->store_url != !options->store_release)
+        return command_usage_error(command, "give --store URL and --release R together");
+    if (!options->store_url)
+        return EXIT_FINE;
+    struct diag d;
+    if (!store_input_add(options, options->store_url, options->store_release, &d)) {
+        fprintf(stderr, PROGRAM_NAME ": %s\n", d.message);
+        return EXIT_BAD_INPUT;
+    }
+    return EXIT_FINE;
 }
 
 int run_command_line(const struct command *command, int argc, char **argv,
@@ -88,6 +117,9 @@ int run_command_line(const struct command *command, int argc, char **argv,
     }
     if (options->labels && options->fail_if)
         return command_usage_error(command, "give --fail-if or --labels, not both");
+    int finished = run_options_finish(command, options);
+    if (finished != EXIT_FINE)
+        return finished;
     if (options->n_inputs == 0)
         return command_usage_error(command, "'%s' needs reports", command->name);
     if (output && !*output)
@@ -169,6 +201,10 @@ static bool expand_inputs(struct run_set *set, struct diag *d)
     for (size_t i = 0; i < set->options->n_inputs; i++) {
         const char *input = set->options->inputs[i];
         struct stat status;
+        if (store_input_is(input)) {
+            add_path(set, &capacity, xstrdup(input));
+            continue;
+        }
         if (stat(input, &status) != 0)
             return diag_fail(d, "%s: %s", input, strerror(errno));
         if (S_ISDIR(status.st_mode)) {
@@ -310,105 +346,15 @@ bool run_set_open(struct run_set *set, const struct run_options *options, bool l
         }
     }
     ok = ok && expand_inputs(set, d) && load_tables(set, d);
-    if (ok) {
-        size_t n = set->catalog.n_units;
-        set->totals = xcalloc(n, sizeof *set->totals);
-        set->touched = xcalloc(n, sizeof *set->touched);
-        set->n_touched = xcalloc(n, sizeof *set->n_touched);
-        set->touched_capacity = xcalloc(n, sizeof *set->touched_capacity);
-        for (size_t u = 0; u < n; u++)
-            unit_totals_init(&set->totals[u], set->catalog.units[u]);
-    }
+    if (ok)
+        run_adder_init(&set->adder, &set->catalog);
     return ok;
 }
 
 /* ---- Runs ---------------------------------------------------------------------- */
 
-static int compare_unsigned(const void *a, const void *b)
-{
-    unsigned x = *(const unsigned *) a, y = *(const unsigned *) b;
-    return (x > y) - (x < y);
-}
-
-/* Adds REPORT's units into the set's totals; UNITS gets one entry per
-   distinct unit.  */
-static bool add_up_units(struct run_set *set, const struct run_report *report,
-                         struct run_unit **units, size_t *n_units, size_t *capacity,
-                         struct diag *d)
-{
-    *n_units = 0;
-    for (size_t i = 0; i < report->n_units; i++) {
-        const struct unit_counts *unit = &report->units[i];
-        size_t position;
-        if (!name_index_find(&set->catalog.by_signature, unit->signature, &position))
-            return diag_fail(d, "%s:%lu: unit %s (%s): no site table found; pass the program "
-                             "or library with --binary, or a site-table file with --sites",
-                             report->path, unit->line_number, unit->signature, unit->source);
-        const struct unit_table *table = set->catalog.units[position];
-        if (!unit_counts_fit_table(report, unit, table, d))
-            return false;
-        bool seen = false;
-        for (size_t j = 0; j < *n_units; j++)
-            seen |= (*units)[j].catalog_index == position;
-        if (!seen) {
-            void *items = *units;
-            grow_array(&items, capacity, *n_units + 1, sizeof **units);
-            *units = items;
-            (*units)[(*n_units)++] = (struct run_unit) { position, &set->totals[position],
-                                                         NULL, 0 };
-        }
-        unit_totals_add(&set->totals[position], unit);
-        for (size_t s = 0; s < unit->n_observed; s++) {
-            void *items = set->touched[position];
-            grow_array(&items, &set->touched_capacity[position], set->n_touched[position] + 1,
-                       sizeof **set->touched);
-            set->touched[position] = items;
-            set->touched[position][set->n_touched[position]++] = unit->sites[s].site;
-        }
-    }
-    for (size_t j = 0; j < *n_units; j++) {
-        size_t position = (*units)[j].catalog_index;
-        unsigned *sites = set->touched[position];
-        size_t n = set->n_touched[position];
-        /* One occurrence lists its sites in order; several need sorting.  */
-        bool sorted = true;
-        for (size_t k = 1; k < n && sorted; k++)
-            sorted = sites[k - 1] < sites[k];
-        if (!sorted) {
-            qsort(sites, n, sizeof *sites, compare_unsigned);
-            size_t kept = 0;
-            for (size_t k = 0; k < n; k++) {
-                if (kept == 0 || sites[kept - 1] != sites[k])
-                    sites[kept++] = sites[k];
-            }
-            set->n_touched[position] = n = kept;
-        }
-        (*units)[j].sites = sites;
-        (*units)[j].n_sites = n;
-    }
-    return true;
-}
-
-/* Zeroes what the run added to the totals.  */
-static void clear_units(struct run_set *set, const struct run_unit *units, size_t n_units)
-{
-    for (size_t j = 0; j < n_units; j++) {
-        size_t position = units[j].catalog_index;
-        struct unit_totals *totals = &set->totals[position];
-        for (size_t k = 0; k < set->n_touched[position]; k++) {
-            const struct site *site = &totals->table->sites[set->touched[position][k]];
-            memset(totals->values + site->first_counter, 0,
-                   site->n_counters * sizeof *totals->values);
-            totals->observed[site->index] = false;
-        }
-        set->n_touched[position] = 0;
-    }
-}
-
 bool run_set_visit(struct run_set *set, run_visitor visit, void *context, struct diag *d)
 {
-    struct run_unit *units = NULL;
-    size_t units_capacity = 0;
     bool ok = true;
     struct progress progress;
     progress_start(&progress, set->progress_label, set->n_paths);
@@ -432,16 +378,15 @@ bool run_set_visit(struct run_set *set, run_visitor visit, void *context, struct
                 run_report_free(&report);
                 continue;
             }
-            size_t n_units;
             struct run_view view = { origin, &report, NULL, 0, false, set->n_runs };
-            ok = add_up_units(set, &report, &units, &n_units, &units_capacity, d);
+            ok = run_adder_add(&set->adder, &report, d);
             if (ok && set->labels_needed)
                 ok = labeller_failed(&set->labeller, origin, &report, &view.failed, d);
-            view.units = units;
-            view.n_units = n_units;
+            view.units = set->adder.units;
+            view.n_units = set->adder.n_units;
             if (ok)
                 ok = visit(context, &view, d);
-            clear_units(set, units, n_units);
+            run_adder_clear(&set->adder);
             run_report_free(&report);
             if (!ok)
                 break;
@@ -451,7 +396,6 @@ bool run_set_visit(struct run_set *set, run_visitor visit, void *context, struct
         run_stream_close(&stream);
     }
     progress_finish(&progress);
-    free(units);
     if (ok && set->labels_needed && set->options->labels)
         ok = labeller_check_all_used(&set->labeller, d);
     if (ok && set->n_runs == 0)
@@ -481,16 +425,7 @@ void run_set_close(struct run_set *set)
     for (size_t i = 0; i < set->n_paths; i++)
         free(set->paths[i]);
     free(set->paths);
-    if (set->totals) {
-        for (size_t u = 0; u < set->catalog.n_units; u++) {
-            unit_totals_free(&set->totals[u]);
-            free(set->touched[u]);
-        }
-    }
-    free(set->totals);
-    free(set->touched);
-    free(set->n_touched);
-    free(set->touched_capacity);
+    run_adder_free(&set->adder);
     labeller_free(&set->labeller);
     site_catalog_free(&set->catalog);
     memset(set, 0, sizeof *set);

@@ -11,6 +11,7 @@
 #include "counts.h"
 #include "labels.h"
 #include "report.h"
+#include "run-adder.h"
 #include "sitetable.h"
 #include "util.h"
 
@@ -23,6 +24,8 @@ struct run_options {
     size_t n_site_files, site_files_capacity;
     const char *fail_if;         /* --fail-if */
     const char *labels;          /* --labels */
+    const char *store_url;       /* --store (store-input.h) */
+    const char *store_release;   /* its --release */
 };
 
 /* Takes ARGV[*I] if it is an input or an option of run_options (--binary,
@@ -44,6 +47,10 @@ int run_command_line(const struct command *command, int argc, char **argv,
                      struct run_options *options, const char **output, const char *output_what,
                      int (*extra)(const struct command *command, int argc, char **argv, int *i));
 
+/* After the command line: the release of --store added to the inputs
+   (store-input.h), or a usage error's status; EXIT_FINE.  */
+int run_options_finish(const struct command *command, struct run_options *options);
+
 /* Options help shared by the commands.  */
 #define RUN_OPTIONS_HELP \
     "  INPUT            a report file, a directory of them (every file in it but\n" \
@@ -53,6 +60,10 @@ int run_command_line(const struct command *command, int argc, char **argv,
     "                   plugin, for its site tables (repeatable; without --binary\n" \
     "                   and --sites, the reports' own programs are read)\n" \
     "  --sites FILE     a site-table file (-fplugin-arg-sampler-site-table=FILE)\n"
+#define STORE_OPTIONS_HELP \
+    "  --store URL      the collector's store (postgresql://... or sqlite:FILE), with\n" \
+    "  --release R      its release R (PRODUCT/VERSION or its number): its runs, site\n" \
+    "                   tables and failure rule (docs/collect.md)\n"
 #define LABEL_OPTIONS_HELP \
     "  --fail-if=RULE   which runs failed: comma-separated conditions, any of which\n" \
     "                   makes a run fail: signal, signal=N, status=N, status=N-M\n" \
@@ -61,14 +72,6 @@ int run_command_line(const struct command *command, int argc, char **argv,
     "                   choice)\n" \
     "  --labels FILE    each run's outcome instead: lines 'success' or 'failure',\n" \
     "                   TAB, the report as given\n"
-
-/* One unit of a run, its occurrences added up.  */
-struct run_unit {
-    size_t catalog_index;              /* its table's position in the catalog */
-    const struct unit_totals *totals;
-    const unsigned *sites;             /* the sites with a line in the report, ascending */
-    size_t n_sites;
-};
 
 /* One run, its units added up.  */
 struct run_view {
@@ -93,11 +96,7 @@ struct run_set {
     unsigned long n_failing;
     unsigned long n_on_demand;        /* reports without an exit record, left out */
     const char *progress_label;       /* what the progress line says is being read */
-    /* Per catalog unit, reused from run to run.  */
-    struct unit_totals *totals;
-    unsigned **touched;               /* sites with a line in the current run */
-    size_t *n_touched;
-    size_t *touched_capacity;
+    struct run_adder adder;           /* each run's units added up */
     size_t n_skipped_entries;         /* directory entries that are not reports */
     /* The reports' programs whose site tables were read, when no --binary
        or --sites was given.  */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "record.h"
+#include "store-input.h"
 
 static const char aggregate_magic[] = "sampler-aggregate";
 
@@ -101,6 +102,12 @@ bool run_stream_open(struct run_stream *stream, const char *path, struct diag *d
     buffer_append(&stream->tables, "", 0);
     if (strcmp(path, "-") == 0) {
         stream->file = stdin;
+    } else if (store_input_is(path)) {
+        stream->file = store_input_open(path, d);
+        if (!stream->file) {
+            run_stream_close(stream);
+            return false;
+        }
     } else {
         stream->file = fopen(path, "rb");
         if (!stream->file) {

@@ -547,7 +547,7 @@ static int subpaths_main(const struct command *self, int argc, char **argv)
 
 const struct command subpaths_command = {
     .name = "subpaths",
-    .synopsis = "INPUT... [--binary FILE]... [--sites FILE]... [--top=N] [--length=L] "
+    .synopsis = "(INPUT... | --store URL --release R) [--binary FILE]... [--sites FILE]... [--top=N] [--length=L] "
                 "[--confidence=P] [--format=text|csv|jsonl|html] [--source-dir DIR]...",
     .summary = "Show the hot subpaths of the subpaths scheme, combined over every thread and\n"
                "run, surely hottest first (by the lower bound): each one's estimated count\n"
@@ -555,6 +555,7 @@ const struct command subpaths_command = {
                "its blocks as function:line.",
     .options =
         RUN_OPTIONS_HELP
+        STORE_OPTIONS_HELP
         "  --top=N          subpaths shown, 1 to 100000 (10)\n"
         "  --length=L       only subpaths of L blocks, a power of two from 2 to 1024\n"
         "  --confidence=P   the bounds' confidence, above 0 and below 1 (0.95)\n"

@@ -228,6 +228,8 @@ void symbol_namer_free(struct symbol_namer *namer)
 static const struct elf_functions *functions_of(struct symbol_namer *namer, const char *path)
 {
     size_t i;
+    if (namer->no_files)
+        return NULL;
     if (!name_index_find(&namer->by_path, path, &i)) {
         if (namer->n_objects == namer->capacity) {
             namer->capacity = namer->capacity ? 2 * namer->capacity : 16;

@@ -41,6 +41,9 @@ const char *elf_functions_find(const struct elf_functions *functions, uint64_t o
 
 /* Objects' symbols read once each, by path.  */
 struct symbol_namer {
+    bool no_files;                   /* read no object: name every address by
+                                        offset (the collector, which must not
+                                        open files that reports name) */
     struct name_index by_path;       /* path -> index in objects */
     struct {
         char *path;

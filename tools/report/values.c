@@ -423,7 +423,7 @@ static int values_main(const struct command *self, int argc, char **argv)
 
 const struct command values_command = {
     .name = "values",
-    .synopsis = "INPUT... [--binary FILE]... [--sites FILE]... [--min-share=P] [--top=N] "
+    .synopsis = "(INPUT... | --store URL --release R) [--binary FILE]... [--sites FILE]... [--min-share=P] [--top=N] "
                 "[--format=text|csv|jsonl|html]",
     .summary = "Show the values sites' hot-lists combined over every run, hottest sites first:\n"
                "each site's top values with their estimated visits and shares and 95%\n"
@@ -432,6 +432,7 @@ const struct command values_command = {
                "semi-invariant (the top share's lower bound at least P).",
     .options =
         RUN_OPTIONS_HELP
+        STORE_OPTIONS_HELP
         "  --min-share=P    the share, above 0 and at most 1, whose lower bound makes a\n"
         "                   site semi-invariant (0.9)\n"
         "  --top=N          values shown per site, 1 to 1024 (5)\n"

@@ -9,7 +9,9 @@
 --   elimination      the steps rank-step.sql took (list 'elimination')
 --   rank_output      both, in the columns of `rank --format=csv'
 --   hot_values_combined, paths_combined, subpaths_combined
---                    the lists of `values', `paths' and `subpaths'
+--                    the lists of `values', `paths' and `subpaths', from
+--                    the totals fold-totals.sql keeps
+--   batch_*          what a fold's batch adds to those totals
 --
 -- Arithmetic follows tools/report/stats.c operation for operation, so
 -- that every engine computes the same doubles as rank.
@@ -19,6 +21,16 @@ INSERT INTO fold_state (batch) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM fold_sta
 INSERT INTO rank_settings (z, min_failing)
     SELECT 1.9599639845400536, 3 WHERE NOT EXISTS (SELECT 1 FROM rank_settings);
 
+DROP VIEW IF EXISTS batch_subpath_sums;
+DROP VIEW IF EXISTS batch_subpath_class_sums;
+DROP VIEW IF EXISTS batch_path_sums;
+DROP VIEW IF EXISTS batch_path_function_sums;
+DROP VIEW IF EXISTS batch_hot_value_sums;
+DROP VIEW IF EXISTS batch_hot_site_sums;
+DROP VIEW IF EXISTS batch_hour_sums;
+DROP VIEW IF EXISTS batch_subpaths;
+DROP VIEW IF EXISTS batch_path_samples;
+DROP VIEW IF EXISTS batch_hot_lists;
 DROP VIEW IF EXISTS subpaths_combined;
 DROP VIEW IF EXISTS paths_combined;
 DROP VIEW IF EXISTS hot_values_combined;
@@ -148,32 +160,24 @@ SELECT r.release, r.run, si.site,
            AS visits_per_sample
 FROM runs r JOIN sites si ON si.release = r.release;
 
--- values: each site's hot-lists combined over the runs.  A run's entry of
--- count c in a list of tau = 2^tau_log2 visits per sample stands for
--- c * tau visits; the combined estimate of a value is the sum over runs.
--- `values' combines lists by thinning them to the larger tau by coin
--- tosses (tools/report/hotlist.c), which has the same expectation; where
--- no thinning happened (every run's list of the site had the same tau and
--- the site took no more distinct values than its capacity) the two agree
--- exactly.  A value's count is its estimate over the site's largest tau;
--- visits and share have `values'' intervals on that count (Poisson score,
--- Wilson), flags as `values': one value: invariant; the top share's lower
--- bound at least 0.9: semi-invariant.
+-- values: each site's hot-lists combined over the folded runs.  A run's
+-- entry of count c in a list of tau = 2^tau_log2 visits per sample stands
+-- for c * tau visits; the combined estimate of a value is the sum over
+-- runs (hot_value_totals, folded by fold-totals.sql with the site's
+-- visits and largest tau in hot_site_totals).  `values' combines lists by
+-- thinning them to the larger tau by coin tosses (tools/report/hotlist.c),
+-- which has the same expectation; where no thinning happened (every run's
+-- list of the site had the same tau and the site took no more distinct
+-- values than its capacity) the two agree exactly.  A value's count is its
+-- estimate over the site's largest tau; visits and share have `values''
+-- intervals on that count (Poisson score, Wilson), flags as `values': one
+-- value: invariant; the top share's lower bound at least 0.9:
+-- semi-invariant.
 CREATE VIEW hot_values_combined AS
-WITH lists AS (
-    SELECT h.release, h.run, h.site, h.sampled, q.visits_per_sample,
-           power(2.0, h.tau_log2) * q.visits_per_sample AS tau
-    FROM hot_lists h
-    JOIN run_site_rates q ON q.release = h.release AND q.run = h.run AND q.site = h.site
-    WHERE h.sampled > 0 AND q.visits_per_sample IS NOT NULL),
-site_totals AS (
-    SELECT release, site, sum(sampled * visits_per_sample) AS site_visits, max(tau) AS tau
-    FROM lists GROUP BY release, site),
+WITH site_totals AS (
+    SELECT release, site, site_visits, tau FROM hot_site_totals),
 entries AS (
-    SELECT l.release, l.site, v.hot_value, v.target, sum(v.count * l.tau) AS estimate
-    FROM lists l
-    JOIN hot_values v ON v.release = l.release AND v.run = l.run AND v.site = l.site
-    GROUP BY l.release, l.site, v.hot_value, v.target),
+    SELECT release, site, hot_value, target, estimate FROM hot_value_totals),
 counted AS (
     SELECT e.release, e.site, e.hot_value, e.target, e.estimate / t.tau AS count, t.tau,
            t.site_visits,
@@ -226,29 +230,19 @@ SELECT f.release,
        f.share, f.share_low, f.share_high
 FROM flagged f JOIN sites si ON si.release = f.release AND si.site = f.site;
 
--- paths: each function's path counts over the runs, traversals estimated
--- as count * scale (the visits one sample stands for); intervals as
--- `paths': exact at scale 1, Poisson score on the count times the scale
--- when every run had the same scale, normal on the summed variance
--- count * scale * (scale - 1) otherwise.
+-- paths: each function's path counts over the folded runs (path_totals
+-- and path_function_totals, folded by fold-totals.sql), traversals
+-- estimated as count * scale (the visits one sample stands for);
+-- intervals as `paths': exact at scale 1, Poisson score on the count times
+-- the scale when every run had the same scale, normal on the summed
+-- variance count * scale * (scale - 1) otherwise.
 CREATE VIEW paths_combined AS
-WITH samples AS (
-    SELECT p.release, p.run, p.site, p.sampled, p.lost, q.visits_per_sample AS scale
-    FROM path_samples p
-    JOIN run_site_rates q ON q.release = p.release AND q.run = p.run AND q.site = p.site
-    WHERE p.sampled > 0 AND q.visits_per_sample IS NOT NULL),
-functions AS (
-    SELECT release, site, sum(sampled) AS sampled, sum(lost) AS lost,
-           sum(sampled * scale) AS function_traversals,
-           CASE WHEN min(scale) = max(scale) THEN max(scale) ELSE 0.0 END AS scale
-    FROM samples GROUP BY release, site),
+WITH functions AS (
+    SELECT release, site, sampled, lost, function_traversals,
+           CASE WHEN min_scale = max_scale THEN max_scale ELSE 0.0 END AS scale
+    FROM path_function_totals),
 totals AS (
-    SELECT s.release, s.site, c.path, sum(c.count) AS count,
-           sum(c.count * s.scale) AS traversals,
-           sum(c.count * s.scale * (s.scale - 1)) AS variance
-    FROM samples s
-    JOIN path_counts c ON c.release = s.release AND c.run = s.run AND c.site = s.site
-    GROUP BY s.release, s.site, c.path),
+    SELECT release, site, path, count, traversals, variance FROM path_totals),
 intervals AS (
     SELECT t.*, f.sampled, f.lost, f.function_traversals, f.scale,
            CASE WHEN f.scale = 1 THEN t.traversals
@@ -282,30 +276,16 @@ FROM intervals i JOIN sites si ON si.release = i.release AND si.site = i.site;
 -- occurrences per unit (P: 1 / length below the list's longest, 2 /
 -- longest at it, 1 when every length was recorded); subpaths of one length
 -- whose first blocks have one weight form a class, combined as the
--- values' lists (above): estimates summed over lists, the count on the
--- class's largest scale, Chernoff bounds on it at 95%.  Surely hottest
--- first: by the lower bound, then the estimate, then the blocks.
+-- values' lists (above): estimates summed over lists (subpath_totals), the
+-- count on the class's largest scale (subpath_class_totals), Chernoff
+-- bounds on it at 95%.  Surely hottest first: by the lower bound, then the
+-- estimate, then the blocks.
 CREATE VIEW subpaths_combined AS
-WITH entries AS (
-    SELECT c.release, c.n_blocks, c.blocks, c.count, si.weight,
-           power(2.0, l.tau_log2) * q.visits_per_sample
-           / CASE WHEN l.all_lengths = 1 THEN 1.0
-                  WHEN c.n_blocks < l.longest THEN 1.0 / c.n_blocks
-                  ELSE 2.0 / l.longest END AS scale
-    FROM subpath_counts c
-    JOIN subpath_lists l ON l.release = c.release AND l.run = c.run
-                        AND l.list_index = c.list_index
-    JOIN run_site_rates q ON q.release = c.release AND q.run = c.run AND q.site = c.first_site
-    JOIN sites si ON si.release = c.release AND si.site = c.first_site
-    WHERE c.n_blocks <= l.longest AND q.visits_per_sample IS NOT NULL),
-classes AS (
-    SELECT release, n_blocks, weight, max(scale) AS scale
-    FROM entries GROUP BY release, n_blocks, weight),
-subpaths AS (
-    SELECT e.release, e.n_blocks, e.blocks, k.scale, sum(e.count * e.scale) / k.scale AS count
-    FROM entries e
-    JOIN classes k ON k.release = e.release AND k.n_blocks = e.n_blocks AND k.weight = e.weight
-    GROUP BY e.release, e.n_blocks, e.blocks, k.scale),
+WITH subpaths AS (
+    SELECT t.release, t.n_blocks, t.blocks, k.scale, t.weighted / k.scale AS count
+    FROM subpath_totals t
+    JOIN subpath_class_totals k ON k.release = t.release AND k.n_blocks = t.n_blocks
+                               AND k.weight = t.weight),
 bounds AS (
     SELECT subpaths.*, count * scale AS estimate,
            ln(2 / (1 - CAST(0.95 AS DOUBLE PRECISION))) AS l
@@ -324,3 +304,77 @@ SELECT release,
            AS subpath_rank,
        estimate, low, high, n_blocks, count, scale, blocks
 FROM bounded;
+
+-- ---- Folding: what the current batch adds (fold-totals.sql) ----------------------------
+-- The runs of the current fold batch (run_folds marks them with
+-- fold_state's batch), their hot-lists, path samples and subpaths weighed
+-- as the combined views weigh them, and their sums per key of each total.
+
+CREATE VIEW batch_hot_lists AS
+SELECT h.release, h.run, h.site, h.sampled, q.visits_per_sample,
+       power(2.0, h.tau_log2) * q.visits_per_sample AS tau
+FROM run_folds f
+JOIN hot_lists h ON h.release = f.release AND h.run = f.run
+JOIN run_site_rates q ON q.release = h.release AND q.run = h.run AND q.site = h.site
+WHERE f.batch = (SELECT batch FROM fold_state)
+  AND h.sampled > 0 AND q.visits_per_sample IS NOT NULL;
+
+CREATE VIEW batch_path_samples AS
+SELECT p.release, p.run, p.site, p.sampled, p.lost, q.visits_per_sample AS scale
+FROM run_folds f
+JOIN path_samples p ON p.release = f.release AND p.run = f.run
+JOIN run_site_rates q ON q.release = p.release AND q.run = p.run AND q.site = p.site
+WHERE f.batch = (SELECT batch FROM fold_state)
+  AND p.sampled > 0 AND q.visits_per_sample IS NOT NULL;
+
+CREATE VIEW batch_subpaths AS
+SELECT c.release, c.n_blocks, si.weight, c.blocks, c.count,
+       power(2.0, l.tau_log2) * q.visits_per_sample
+       / CASE WHEN l.all_lengths = 1 THEN 1.0
+              WHEN c.n_blocks < l.longest THEN 1.0 / c.n_blocks
+              ELSE 2.0 / l.longest END AS scale
+FROM run_folds f
+JOIN subpath_counts c ON c.release = f.release AND c.run = f.run
+JOIN subpath_lists l ON l.release = c.release AND l.run = c.run AND l.list_index = c.list_index
+JOIN run_site_rates q ON q.release = c.release AND q.run = c.run AND q.site = c.first_site
+JOIN sites si ON si.release = c.release AND si.site = c.first_site
+WHERE f.batch = (SELECT batch FROM fold_state)
+  AND c.n_blocks <= l.longest AND q.visits_per_sample IS NOT NULL;
+
+CREATE VIEW batch_hour_sums AS
+SELECT r.release, substr(CAST(r.received AS VARCHAR), 1, 13) AS hour, count(*) AS runs,
+       sum(f.failed) AS failing
+FROM run_folds f JOIN runs r ON r.release = f.release AND r.run = f.run
+WHERE f.batch = (SELECT batch FROM fold_state)
+GROUP BY r.release, substr(CAST(r.received AS VARCHAR), 1, 13);
+
+CREATE VIEW batch_hot_site_sums AS
+SELECT release, site, sum(sampled * visits_per_sample) AS site_visits, max(tau) AS tau
+FROM batch_hot_lists GROUP BY release, site;
+
+CREATE VIEW batch_hot_value_sums AS
+SELECT l.release, l.site, v.hot_value, v.target, sum(v.count * l.tau) AS estimate
+FROM batch_hot_lists l
+JOIN hot_values v ON v.release = l.release AND v.run = l.run AND v.site = l.site
+GROUP BY l.release, l.site, v.hot_value, v.target;
+
+CREATE VIEW batch_path_function_sums AS
+SELECT release, site, sum(sampled) AS sampled, sum(lost) AS lost,
+       sum(sampled * scale) AS function_traversals, min(scale) AS min_scale,
+       max(scale) AS max_scale
+FROM batch_path_samples GROUP BY release, site;
+
+CREATE VIEW batch_path_sums AS
+SELECT s.release, s.site, c.path, sum(c.count) AS count, sum(c.count * s.scale) AS traversals,
+       sum(c.count * s.scale * (s.scale - 1)) AS variance
+FROM batch_path_samples s
+JOIN path_counts c ON c.release = s.release AND c.run = s.run AND c.site = s.site
+GROUP BY s.release, s.site, c.path;
+
+CREATE VIEW batch_subpath_class_sums AS
+SELECT release, n_blocks, weight, max(scale) AS scale
+FROM batch_subpaths GROUP BY release, n_blocks, weight;
+
+CREATE VIEW batch_subpath_sums AS
+SELECT release, n_blocks, weight, blocks, sum(count * scale) AS weighted
+FROM batch_subpaths GROUP BY release, n_blocks, weight, blocks;

@@ -1,33 +1,9 @@
--- Brings the aggregates up to date (docs/schema.md, "Keeping the ranking
--- current"): zero counts for sites and predicates registered since the
--- last fold, then every run not yet folded added to release_counts,
--- site_counts and predicate_counts.  The collector runs it after storing
--- reports (after each, or every few seconds: one fold takes every run
--- stored since the last); `sampler-sql load' runs it after a load.  One
--- transaction.  Safe when runs arrive meanwhile: a run is folded once,
--- by the fold that marks it in run_folds (the first UPDATE makes
--- concurrent folds wait for each other).
-BEGIN;
-
-UPDATE fold_state SET batch = batch + 1;
-
-INSERT INTO release_counts (release, failing, successful)
-SELECT r.release, 0, 0 FROM releases r
-WHERE NOT EXISTS (SELECT 1 FROM release_counts c WHERE c.release = r.release);
-
-INSERT INTO site_counts (release, site, f_obs, s_obs)
-SELECT si.release, si.site, 0, 0 FROM sites si
-WHERE NOT EXISTS (SELECT 1 FROM site_counts c
-                  WHERE c.release = si.release AND c.site = si.site);
-
-INSERT INTO predicate_counts (release, predicate, f, s)
-SELECT p.release, p.predicate, 0, 0 FROM predicates p
-WHERE NOT EXISTS (SELECT 1 FROM predicate_counts c
-                  WHERE c.release = p.release AND c.predicate = p.predicate);
-
-INSERT INTO run_folds (release, run, batch, failed)
-SELECT r.release, r.run, (SELECT batch FROM fold_state), r.failed FROM runs r
-WHERE NOT EXISTS (SELECT 1 FROM run_folds f WHERE f.release = r.release AND f.run = r.run);
+-- Adds the runs of the current fold batch (those run_folds marks with
+-- fold_state's batch: fold-start.sql marks them, or the collector as it
+-- stores them) to release_counts, site_counts and predicate_counts.  Part
+-- of a fold's transaction (fold-start.sql says how a fold goes); one pass
+-- over the batch's observations, grouped by site and pattern of truths
+-- before the predicates are counted.
 
 UPDATE release_counts
 SET failing = release_counts.failing + d.failing,
@@ -64,5 +40,3 @@ FROM (SELECT p.release, p.predicate,
       WHERE (t.truths & p.bit) <> 0
       GROUP BY p.release, p.predicate) d
 WHERE predicate_counts.release = d.release AND predicate_counts.predicate = d.predicate;
-
-COMMIT;
