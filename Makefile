@@ -10,9 +10,17 @@ CXX        ?= g++
 ifeq ($(CC),cc)
 CC := gcc
 endif
+# Another GCC (docs/gcc-versions.md): GCC=gcc-14 is CC=gcc-14 CXX=g++-14.
+ifneq ($(GCC),)
+CC  := $(GCC)
+CXX := $(subst gcc,g++,$(GCC))
+endif
 
-B          := build
+B          ?= build
 PLUGIN_INC := $(shell $(CC) -print-file-name=plugin)/include
+# The plugin is built for the GCC whose headers it includes, and goes where
+# sampler-gcc looks for that GCC's: lib/sampler/gcc-MAJOR/sampler.so.
+GCC_MAJOR  := $(shell sed -n 's/^\#define BUILDING_GCC_MAJOR //p' $(PLUGIN_INC)/bversion.h 2>/dev/null)
 
 CFLAGS_COMMON := -std=c11 -O2 -g -Wall -Wextra -D_GNU_SOURCE
 # The runtime must not be instrumented by itself, whatever CFLAGS say.
@@ -25,15 +33,17 @@ PLUGIN_CXXFLAGS := -std=gnu++14 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 
 GSL_LIBS   := -lgsl -lgslcblas -lm
 
-RUNTIME_SRCS := $(wildcard runtime/*.c runtime/schemes/*.c)
-RUNTIME_HDRS := $(wildcard runtime/*.h) runtime/schemes.def include/sampler.h
+RUNTIME_SRCS := $(wildcard runtime/*.c runtime/report-writer/*.c runtime/schemes/*.c \
+                            runtime/schemes/*/*.c)
+RUNTIME_HDRS := $(wildcard runtime/*.h runtime/report-writer/*.h runtime/schemes/*/*.h) \
+                runtime/schemes.def runtime/sampler-abi.def include/sampler.h
 RUNTIME_OBJS := $(RUNTIME_SRCS:runtime/%.c=$(B)/obj/runtime/%.o)
 # The plugin's folders follow its pipeline (docs/design.md, "Source
 # files"): passes/, sites/, transform/, support/, and schemes/ with a file
-# or a folder per scheme.
+# or a folder per scheme; plugin/loader.cc, at the top, is sampler.so.
 PLUGIN_SRCS  := $(wildcard plugin/*/*.cc plugin/schemes/*/*.cc)
 PLUGIN_HDRS  := $(wildcard plugin/*.h plugin/*.def plugin/*/*.h plugin/schemes/*/*.h)
-PLUGIN_OBJS  := $(PLUGIN_SRCS:plugin/%.cc=$(B)/obj/plugin/%.o)
+PLUGIN_OBJS  := $(PLUGIN_SRCS:plugin/%.cc=$(B)/obj/plugin-gcc-$(GCC_MAJOR)/%.o)
 
 REPORT_SRCS := $(wildcard tools/report/*.c tools/report/schemes/*.c)
 REPORT_HDRS := $(wildcard tools/report/*.h tools/report/schemes/*.h)
@@ -68,14 +78,17 @@ COLLECT_CFLAGS := $(shell pkg-config --cflags libmicrohttpd libpq sqlite3 2>/dev
 COLLECT_LIBS := $(shell pkg-config --libs libmicrohttpd libpq sqlite3 2>/dev/null) -lz -pthread
 COLLECT_UNIT := $(B)/lib/systemd/system/sampler-collect.service
 
-PLUGIN     := $(B)/lib/sampler/sampler.so
+# sampler.so checks that the GCC loading it is the one it was built for,
+# then loads sampler-main.so, the plugin proper (plugin/loader.cc).
+PLUGIN     := $(B)/lib/sampler/gcc-$(GCC_MAJOR)/sampler.so
+PLUGIN_MAIN := $(B)/lib/sampler/gcc-$(GCC_MAJOR)/sampler-main.so
 LIBA       := $(B)/lib/libsampler.a
 LIBSO      := $(B)/lib/libsampler.so.0
 WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all bad-input-table evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-docs check-paths check-run check-rates check-report check-schemes check-runtime check-remote check-collect check-torture check-torture-ci check-case-study check-real check-csmith check-sql sql-deps install clean bench demo deps
+.PHONY: all bad-input-table check-gcc-versions evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-docs check-paths check-run check-rates check-report check-schemes check-runtime check-remote check-collect check-torture check-torture-ci check-case-study check-real check-csmith check-sql sql-deps install clean bench demo deps
 
 # What a fresh Debian bookworm machine needs (run as root).
 # The real-program recipes (testsuite/integration/real/packages/*.sh) say what they need
@@ -93,21 +106,46 @@ REAL_DEPS := $(shell testsuite/integration/real/run-real.sh --deps)
 # PostgreSQL and check its pages in Chromium (headless).
 DEPS := gcc g++ make gcc-12-plugin-dev libgsl-dev check pkg-config valgrind python3 \
         gcc-12-source dpkg-dev sqlite3 csmith libcsmith-dev clang libclang-rt-14-dev \
-        libc6-dbg libcurl4-openssl-dev zlib1g-dev openssl postgresql $(NODE_DEPS) $(REAL_DEPS) \
+        libc6-dbg libcurl4-openssl-dev zlib1g-dev openssl postgresql debootstrap $(NODE_DEPS) $(REAL_DEPS) \
         libmicrohttpd-dev libpq-dev libsqlite3-dev chromium
 # What `make bench` needs to build its programs: jq's autoreconf, the
 # sqlite3 amalgamation (tclsh), bc (flex's libl).
 BENCH_DEPS := autoconf automake libtool tcl libfl-dev
-all: $(PLUGIN) $(LIBA) $(LIBSO) $(WRAPPER) $(HEADER) $(PCFILE) $(REPORT_TOOL) $(RELEASE_TOOL) \
-     $(SUBMIT_TOOL) $(SUBMIT_UNITS) $(COLLECT_TOOL) $(COLLECT_UNIT)
 
-$(B)/obj/plugin/%.o: plugin/%.cc $(PLUGIN_HDRS) runtime/sampler-abi.h runtime/schemes.def
+# The test suites call gcc, g++ and cc by name: built with another GCC
+# (GCC=gcc-14), they find that one's first on PATH under those names.
+ifneq ($(CC),gcc)
+TOOLCHAIN := $(abspath $(B))/toolchain-gcc-$(GCC_MAJOR)
+export PATH := $(TOOLCHAIN):$(PATH)
+endif
+
+all: $(PLUGIN) $(LIBA) $(LIBSO) $(WRAPPER) $(HEADER) $(PCFILE) $(REPORT_TOOL) $(RELEASE_TOOL) \
+     $(SUBMIT_TOOL) $(SUBMIT_UNITS) $(COLLECT_TOOL) $(COLLECT_UNIT) $(TOOLCHAIN)
+
+ifneq ($(TOOLCHAIN),)
+$(TOOLCHAIN):
+	@mkdir -p $@.new
+	for name in gcc cc; do ln -sf "$$(command -v $(CC))" $@.new/$$name; done
+	for name in g++ c++; do ln -sf "$$(command -v $(CXX))" $@.new/$$name; done
+	rm -rf $@ && mv $@.new $@
+endif
+
+$(B)/obj/plugin-gcc-$(GCC_MAJOR)/%.o: plugin/%.cc $(PLUGIN_HDRS) runtime/sampler-abi.h runtime/sampler-abi.def runtime/schemes.def | plugin-headers
 	@mkdir -p $(@D)
 	$(CXX) $(PLUGIN_CXXFLAGS) -c $< -o $@
 
-$(PLUGIN): $(PLUGIN_OBJS)
+.PHONY: plugin-headers
+plugin-headers:
+	@test -n "$(GCC_MAJOR)" || { echo "no GCC plugin headers for $(CC) at $(PLUGIN_INC): install gcc-N-plugin-dev for $(CC)'s version N" >&2; exit 1; }
+
+$(PLUGIN_MAIN): $(PLUGIN_OBJS)
 	@mkdir -p $(@D)
 	$(CXX) -shared -o $@ $^
+
+# Linked without libstdc++, which it does not use, so that an older GCC's
+# libstdc++ does not stop it loading before it can say what is wrong.
+$(PLUGIN): $(B)/obj/plugin-gcc-$(GCC_MAJOR)/loader.o | $(PLUGIN_MAIN)
+	$(CC) -shared -o $@ $^
 
 $(B)/obj/runtime/%.o: runtime/%.c $(RUNTIME_HDRS)
 	@mkdir -p $(@D)
@@ -123,7 +161,7 @@ $(LIBSO): $(RUNTIME_OBJS)
 	ln -sf libsampler.so.0 $(B)/lib/libsampler.so
 
 $(REPORT_TOOL): $(REPORT_SRCS) $(REPORT_HDRS) $(STORE_SRCS) $(STORE_HDRS) runtime/sampler-abi.h \
-                runtime/schemes.def
+                runtime/sampler-abi.def runtime/schemes.def
 	@mkdir -p $(@D)
 	$(CC) $(REPORT_CFLAGS) -o $@ $(REPORT_SRCS) $(STORE_SRCS) $(GSL_LIBS) $(STORE_LIBS)
 
@@ -174,10 +212,11 @@ $(HEADER): include/sampler.h
 	@mkdir -p $(@D)
 	cp $< $@
 
-# The pkg-config file is relocatable: prefix is where it is installed.
+# The pkg-config file is relocatable: prefix is where it is installed.  Its
+# plugin is the one built for this GCC.
 $(PCFILE): tools/sampler.pc.in
 	@mkdir -p $(@D)
-	cp $< $@
+	sed 's/@GCC_MAJOR@/$(GCC_MAJOR)/' $< > $@
 
 deps:
 	apt-get update
@@ -193,10 +232,14 @@ RUN_CASES := testsuite/tools/run-cases -j $(CHECK_JOBS) --build $(abspath $(B))
 # leak checker and UBSan, whose runs must match the plain tool's.  Include
 # paths: every folder of the report tool and of the runtime that holds
 # headers, so that the rules follow the sources where they move, and the
-# collector's, whose store layer sampler-report --store reads through.
-TEST_INCLUDES := $(addprefix -I,$(sort tools/report tools/collect runtime $(patsubst %/,%,$(dir \
-                   $(wildcard tools/report/*.h tools/report/*/*.h runtime/*.h runtime/*/*.h \
-                              runtime/*.def runtime/*/*.def)))))
+# collector's, whose store layer sampler-report --store reads through.  The
+# tool's folders come first: runtime/ has headers of the same names
+# (schemes.h, output.h), and the tool's sources mean their own.
+TEST_REPORT_DIRS := $(sort tools/report $(patsubst %/,%,$(dir $(wildcard tools/report/*.h \
+                      tools/report/*/*.h))))
+TEST_RUNTIME_DIRS := $(sort runtime $(patsubst %/,%,$(dir $(wildcard runtime/*.h runtime/*/*.h \
+                       runtime/*/*/*.h runtime/*.def runtime/*/*.def))))
+TEST_INCLUDES := $(addprefix -I,$(TEST_REPORT_DIRS) tools/collect $(TEST_RUNTIME_DIRS))
 STAT_CHECK := $(B)/testsuite/stat-check
 SANITIZED_REPORT := $(B)/testsuite/sanitized/sampler-report
 TEST_TOOLS := $(STAT_CHECK) $(SANITIZED_REPORT)
@@ -212,9 +255,9 @@ $(SANITIZED_REPORT): $(REPORT_SRCS) $(REPORT_HDRS) $(STORE_SRCS) $(STORE_HDRS) $
 	  $(GSL_LIBS) $(STORE_LIBS)
 
 check: all
+	$(MAKE) check-docs
 	$(MAKE) check-unit
 	$(MAKE) check-plugin
-	$(MAKE) check-docs
 	$(MAKE) check-report
 	$(MAKE) check-fuzz
 	$(MAKE) check-run
@@ -229,6 +272,7 @@ check: all
 	$(MAKE) check-sql
 	$(MAKE) check-real REAL_PACKAGES="$(CHECK_REAL_PACKAGES)" REAL_OPTIONS="$(CHECK_REAL_OPTIONS)"
 	$(MAKE) check-csmith N=$(CHECK_CSMITH_N)
+	$(if $(CHECK_GCC_VERSIONS),$(MAKE) check-gcc-versions GCC_VERSIONS="$(CHECK_GCC_VERSIONS)" GCC_VERSIONS_OPTIONS='$(CHECK_GCC_VERSIONS_OPTIONS)')
 	$(MAKE) -C bench smoke B=$(abspath $(B))
 	$(MAKE) bad-input-table
 
@@ -299,10 +343,19 @@ check-fuzz: fuzz-build
 check-plugin: all
 	$(RUN_CASES) testsuite/plugin
 
-# The README's table of plugin arguments is the one the plugin's table
-# (plugin/arguments.def) generates: -fplugin-arg-sampler-help=markdown.
-check-docs: $(PLUGIN)
+# The documentation's tables that come from the code's own tables: the
+# README's table of plugin arguments is the one the plugin's table
+# (plugin/arguments.def) generates (-fplugin-arg-sampler-help=markdown);
+# its environment variables come from the runtime's settings
+# (`testsuite/tools/check-doc-tables.sh env build --print' prints them).
+SETTINGS_TABLE := $(B)/testsuite/tools/settings-table
+$(SETTINGS_TABLE): testsuite/tools/settings-table.c $(RUNTIME_HDRS) $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) -Iruntime -Iinclude -o $@ $< $(LIBA) -lm -pthread
+
+check-docs: all $(SETTINGS_TABLE)
 	testsuite/plugin/arguments/check-readme-table.sh $(abspath $(B)) README.md
+	testsuite/tools/check-doc-tables.sh env $(abspath $(B))
 
 # The example of Liblit et al. (PLDI 2003), built with the wrapper and run at three sparsities.
 demo: all
@@ -368,6 +421,22 @@ check-torture-ci: all
 	$(TORTURE) --set compile --sample 10
 	$(TORTURE) --set execute --levels -O2 --o3-every 0 --sample 25 \
 	    --plugin-args "-fplugin-arg-sampler-schemes=$(OUTLINE_SCHEMES) -fplugin-arg-sampler-outline-entry"
+
+# Every GCC from 12 to 16 (testsuite/gcc-versions/, docs/gcc-versions.md):
+# each builds the plugin and runtime in build/gcc-versions/gcc-N and passes
+# the scheme, unit, run, torture (every 10th execute test), csmith (50) and
+# real (zlib) suites; 13 to 16 in Debian chroots that debootstrap builds
+# once into ~/.cache/sampler/chroots (SAMPLER_CACHE).  Needs root.
+# make check runs GCC 16 alone, with the scheme, unit and cross-loading
+# suites (docs/gcc-versions.md says why and what it costs): the whole
+# matrix takes hours, so it is this separate target.  make check
+# CHECK_GCC_VERSIONS= leaves it out (no root, no network).
+GCC_VERSIONS ?= 12 13 14 15 16
+GCC_VERSIONS_OPTIONS ?=
+CHECK_GCC_VERSIONS := 16
+CHECK_GCC_VERSIONS_OPTIONS := --suites "schemes unit cross"
+check-gcc-versions:
+	testsuite/gcc-versions/run-gcc-versions.sh --versions "$(GCC_VERSIONS)" $(GCC_VERSIONS_OPTIONS)
 
 # The predicate schemes' counts, the values scheme's hot-lists, and the
 # subpaths scheme's hot subpaths.

@@ -185,9 +185,11 @@ class Bench:
         # and the real-program tests' where a program uses them), and for
         # sampler builds, the plugin, runtime and wrapper.
         self.programs_key = file_digest(os.path.join(HERE, "programs.py"))
+        plugin = subprocess.run([self.sampler_gcc, "-print-sampler-plugin"],
+                                capture_output=True, text=True, check=True).stdout.strip()
         self.sampler_key = "".join(
-            file_digest(os.path.join(self.build, p)) for p in
-            ("lib/sampler/sampler.so", "lib/libsampler.so.0", "bin/sampler-gcc"))
+            file_digest(p) for p in
+            (plugin, os.path.join(self.build, "lib/libsampler.so.0"), self.sampler_gcc))
 
     # --- Building -------------------------------------------------------
 

@@ -5,6 +5,7 @@
 
 #include "gcc-plugin.h"
 #include "tree.h"
+#include "gcc-compat.h"
 
 #include "../runtime/sampler-abi.h"
 

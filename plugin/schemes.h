@@ -36,10 +36,9 @@ struct sample_call
   tree fn = NULL_TREE;		/* A runtime function (sample_function).  */
   auto_vec<tree> args;
   tree memory = NULL_TREE;	/* An object FN reads, or NULL.  */
-  /* FN takes only integers and saves every register (SAMPLER_PRESERVING):
-     the call is build_preserving_call's, which leaves the function's
-     registers alone.  Else an ordinary call.  */
-  bool preserving = true;
+  /* The call is build_preserving_call's, which leaves the function's
+     registers alone, where the registry (runtime/sampler-abi.def) says
+     FN's calls are PRESERVING; else an ordinary call.  */
 };
 
 /* A scheme's hooks.  Hooks left NULL do nothing (or take the default

@@ -19,7 +19,9 @@ enum check_kind
   CHECK_LONG_PATH,		/* Bounds the weight of long regions.  */
   CHECK_LOOP_EXIT,		/* Starts a region after a loop.  */
   CHECK_GOTO_TARGET,		/* Where a computed goto may land.  */
-  CHECK_PATH_LIMIT		/* Bounds a region's paths (region schemes).  */
+  CHECK_PATH_LIMIT,		/* Bounds a region's paths (region schemes).  */
+  CHECK_LANDING_PAD,		/* Where an exception lands (an EH edge).  */
+  CHECK_HANDLER			/* Where an EH dispatch sends it.  */
 };
 
 extern const char *const check_kind_names[];
@@ -87,10 +89,11 @@ struct function_state
 
 /* Check placement (threshold-checks.cc), in this order: the region ends
    and their checks (entry, after weighty calls and countdown writes), the
-   checks at computed goto targets, then the loop checks, the long-path
+   checks at computed goto targets, those where exceptions land, then the loop checks, the long-path
    checks and every check's and block's weight.  */
 void isolate_region_ends (function_state *st);
 void isolate_goto_targets (function_state *st);
+void isolate_landing_pads (function_state *st);
 void place_checks_and_weigh (function_state *st);
 
 /* Weights and the region limit (region-weights.cc), for

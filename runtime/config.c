@@ -1,7 +1,7 @@
-/* Configuration from the environment: SAMPLER_SPARSITY, SAMPLER_SEED,
-   SAMPLER_FILE, SAMPLER_REPORT_FD and SAMPLER_INTERVAL.  Bad values never stop the program:
-   they switch sampling off and leave one warning line per bad variable on
-   stderr.
+/* Configuration from the environment: the variables of the table below
+   (settings.h says how tables are read), and the schemes' own.  Bad
+   values never stop the program: they switch sampling off and leave one
+   warning line per bad variable on stderr.
 
    A process the kernel marks secure (AT_SECURE: set-user-ID or
    set-group-ID, file capabilities, a security module's say) reads none of
@@ -24,202 +24,90 @@
 
 #include "field.h"
 #include "sampler-internal.h"
+#include "settings.h"
 
-/* Strict unsigned decimal: digits only (no sign, no blanks), at most max.  */
-static bool parse_decimal(const char *text, uint64_t max, uint64_t *value)
-{
-    uint64_t result = 0;
+/* The process's variables, in the order their warnings come.  */
+static const struct sampler_setting process_settings[] = {
+    {
+        .name = "SAMPLER_SPARSITY", .kind = SAMPLER_SETTING_NUMBER,
+        .min = 1, .max = SAMPLER_SPARSITY_MAX, .zero = "off", .what = "a whole number",
+        SAMPLER_SETTING_MEMBER(struct sampler_config, sparsity),
+        .help = "the inverse of the sampling density: `N` samples each site visit "
+                "with probability 1/N, `1` every visit; off, instrumented code costs "
+                "almost nothing",
+    },
+    {
+        .name = "SAMPLER_SEED", .kind = SAMPLER_SETTING_NUMBER,
+        .min = 0, .max = UINT64_MAX, .what = "a whole number",
+        SAMPLER_SETTING_MEMBER(struct sampler_config, seed),
+        SAMPLER_SETTING_GIVEN(struct sampler_config, seeded),
+        .help = "a seed: the same seed, sparsity and program (and the order in which it "
+                "creates threads) give the same samples (a full hot-list of "
+                "addresses may thin differently: docs/values.md)",
+        .unset = "a fresh seed each run",
+    },
+    {
+        .name = "SAMPLER_FILE", .kind = SAMPLER_SETTING_REPORT_PATTERN,
+        .max = SAMPLER_PATH_MAX,
+        .what = "where '%' is followed only by 'p' (the pid), 'h' (the host), "
+                "'t' (the time) or '%'",
+        .default_text = SAMPLER_DEFAULT_REPORT_FILE,
+        SAMPLER_SETTING_MEMBER(struct sampler_config, report_file),
+        .help = "where reports go: a path pattern, `%p` the pid, `%h` the host name, "
+                "`%t` the time (seconds since the Epoch), `%%` a `%`; missing "
+                "directories are created",
+        .unset = "`" SAMPLER_DEFAULT_REPORT_FILE "` in the starting directory",
+    },
+    {
+        .name = "SAMPLER_REPORT_FD", .kind = SAMPLER_SETTING_NUMBER,
+        .min = 0, .max = INT_MAX, .what = "the number of an open file descriptor,",
+        .default_number = -1,
+        SAMPLER_SETTING_MEMBER(struct sampler_config, report_fd),
+        .help = "write reports to this inherited file descriptor instead of a file",
+        .unset = "none",
+    },
+    {
+        .name = "SAMPLER_INTERVAL", .kind = SAMPLER_SETTING_NUMBER,
+        .min = 1, .max = SAMPLER_INTERVAL_MAX, .zero = "no interim reports",
+        .what = "a whole number of seconds",
+        SAMPLER_SETTING_MEMBER(struct sampler_config, interval),
+        .help = "write an interim report every this many seconds while the program runs",
+    },
+};
 
-    if (*text == '\0')
-        return false;
-    for (const char *c = text; *c != '\0'; c++) {
-        if (*c < '0' || *c > '9')
-            return false;
-        unsigned digit = (unsigned)(*c - '0');
-        if (result > (max - digit) / 10)
-            return false;
-        result = result * 10 + digit;
-    }
-    *value = result;
-    return true;
-}
+const struct sampler_settings sampler_process_settings = {
+    process_settings, sizeof process_settings / sizeof process_settings[0],
+};
 
-/* Appends one warning line to err (lines are separated by '\n').  */
-static void report_bad_value(char *err, size_t errlen, size_t *used,
-                             const char *name, const char *value,
-                             const char *expected)
-{
-    char quoted[SAMPLER_QUOTED_SIZE(SAMPLER_QUOTE_MAX)];
-
-    if (*used + 1 >= errlen)
-        return;
-    sampler_quote(value, SAMPLER_QUOTE_MAX, quoted);
-    int written = snprintf(err + *used, errlen - *used,
-                           "%ssampler: ignoring %s='%s': expected %s; "
-                           "sampling is off",
-                           *used > 0 ? "\n" : "", name, quoted, expected);
-    if (written > 0)
-        *used += (size_t)written < errlen - *used ? (size_t)written
-                                                  : errlen - *used - 1;
-}
-
-/* The configuration of a run that does not sample.  */
+/* The configuration of a run that does not sample: every table's
+   defaults.  */
 static void set_off(struct sampler_config *config)
 {
-    config->sparsity = 0;
-    config->seeded = false;
-    config->seed = 0;
-    config->report_fd = -1;
-    config->report_fd_device = 0;
-    config->report_fd_inode = 0;
-    memcpy(config->report_file, SAMPLER_DEFAULT_REPORT_FILE,
-           sizeof SAMPLER_DEFAULT_REPORT_FILE);
-    config->interval = 0;
-    config->subpath_memory = SAMPLER_SUBPATH_MEMORY_DEFAULT;
-    config->subpath_max_log2 = 0;
-    config->subpath_all_lengths = false;
-    config->subpath_trace[0] = '\0';
+    const struct sampler_settings *table;
+    const char *scheme;
+    void *values;
+
+    memset(config, 0, sizeof *config);
+    for (size_t i = 0; (table = sampler_settings_table(i, &scheme, &values)) != NULL; i++)
+        sampler_settings_default(table, values != NULL ? values : config);
 }
 
-/* A power of two from 2 to 2^SAMPLER_SUBPATH_MAX_LOG2, as its log2.  */
-static bool parse_subpath_max(const char *text, unsigned *log2)
-{
-    uint64_t value;
-
-    if (!parse_decimal(text, UINT64_C(1) << SAMPLER_SUBPATH_MAX_LOG2, &value))
-        return false;
-    for (unsigned n = 1; n <= SAMPLER_SUBPATH_MAX_LOG2; n++)
-        if (value == UINT64_C(1) << n) {
-            *log2 = n;
-            return true;
-        }
-    return false;
-}
-
-int sampler_config_parse(const struct sampler_environment *env,
+int sampler_config_parse(sampler_lookup *lookup, void *context,
                          struct sampler_config *out, char *err, size_t errlen)
 {
     struct sampler_config parsed;
-    char expected[160];
     size_t used = 0;
-    bool valid = true;
-    uint64_t value;
 
     set_off(&parsed);
     if (errlen > 0)
         err[0] = '\0';
-
-    /* Unset and empty both mean "not configured": off, a fresh seed, the
-       default destination.  */
-    if (env->sparsity != NULL && env->sparsity[0] != '\0') {
-        if (parse_decimal(env->sparsity, SAMPLER_SPARSITY_MAX, &value)) {
-            parsed.sparsity = (long)value;
-        } else {
-            valid = false;
-            snprintf(expected, sizeof expected,
-                     "0 (off) or a whole number from 1 to %ld",
-                     SAMPLER_SPARSITY_MAX);
-            report_bad_value(err, errlen, &used, "SAMPLER_SPARSITY",
-                             env->sparsity, expected);
-        }
-    }
-    if (env->seed != NULL && env->seed[0] != '\0') {
-        if (parse_decimal(env->seed, UINT64_MAX, &value)) {
-            parsed.seeded = true;
-            parsed.seed = value;
-        } else {
-            valid = false;
-            snprintf(expected, sizeof expected,
-                     "a whole number from 0 to %" PRIu64, UINT64_MAX);
-            report_bad_value(err, errlen, &used, "SAMPLER_SEED", env->seed,
-                             expected);
-        }
-    }
-    if (env->file != NULL && env->file[0] != '\0') {
-        if (sampler_report_pattern_valid(env->file)) {
-            memcpy(parsed.report_file, env->file, strlen(env->file) + 1);
-        } else {
-            valid = false;
-            snprintf(expected, sizeof expected,
-                     "a path shorter than %d bytes where '%%' is followed "
-                     "only by 'p' (the pid), 'h' (the host), 't' (the time) "
-                     "or '%%'", SAMPLER_PATH_MAX);
-            report_bad_value(err, errlen, &used, "SAMPLER_FILE", env->file,
-                             expected);
-        }
-    }
-    if (env->report_fd != NULL && env->report_fd[0] != '\0') {
-        if (parse_decimal(env->report_fd, INT_MAX, &value)) {
-            parsed.report_fd = (int)value;
-        } else {
-            valid = false;
-            snprintf(expected, sizeof expected,
-                     "the number of an open file descriptor, from 0 to %d",
-                     INT_MAX);
-            report_bad_value(err, errlen, &used, "SAMPLER_REPORT_FD",
-                             env->report_fd, expected);
-        }
-    }
-    if (env->interval != NULL && env->interval[0] != '\0') {
-        if (parse_decimal(env->interval, SAMPLER_INTERVAL_MAX, &value)) {
-            parsed.interval = (long)value;
-        } else {
-            valid = false;
-            snprintf(expected, sizeof expected,
-                     "0 (no interim reports) or a whole number of seconds "
-                     "from 1 to %ld", SAMPLER_INTERVAL_MAX);
-            report_bad_value(err, errlen, &used, "SAMPLER_INTERVAL",
-                             env->interval, expected);
-        }
-    }
-    if (env->subpath_memory != NULL && env->subpath_memory[0] != '\0') {
-        if (parse_decimal(env->subpath_memory, SAMPLER_SUBPATH_MEMORY_MAX, &value)
-            && value >= SAMPLER_SUBPATH_MEMORY_MIN) {
-            parsed.subpath_memory = (unsigned long)value;
-        } else {
-            valid = false;
-            snprintf(expected, sizeof expected,
-                     "a number of bytes from %lu to %lu",
-                     SAMPLER_SUBPATH_MEMORY_MIN, SAMPLER_SUBPATH_MEMORY_MAX);
-            report_bad_value(err, errlen, &used, "SAMPLER_SUBPATH_MEMORY",
-                             env->subpath_memory, expected);
-        }
-    }
-    if (env->subpath_max != NULL && env->subpath_max[0] != '\0') {
-        if (!parse_subpath_max(env->subpath_max, &parsed.subpath_max_log2)) {
-            valid = false;
-            snprintf(expected, sizeof expected,
-                     "a power of two from 2 to %lu",
-                     1UL << SAMPLER_SUBPATH_MAX_LOG2);
-            report_bad_value(err, errlen, &used, "SAMPLER_SUBPATH_MAX",
-                             env->subpath_max, expected);
-        }
-    }
-    if (env->subpath_lengths != NULL && env->subpath_lengths[0] != '\0') {
-        if (strcmp(env->subpath_lengths, "osp") == 0) {
-            parsed.subpath_all_lengths = false;
-        } else if (strcmp(env->subpath_lengths, "all") == 0) {
-            parsed.subpath_all_lengths = true;
-        } else {
-            valid = false;
-            report_bad_value(err, errlen, &used, "SAMPLER_SUBPATH_LENGTHS",
-                             env->subpath_lengths,
-                             "'osp' (2^n with probability 2^-n) or 'all' "
-                             "(every length from each start)");
-        }
-    }
-    if (env->subpath_trace != NULL && env->subpath_trace[0] != '\0') {
-        if (strlen(env->subpath_trace) < SAMPLER_PATH_MAX - SAMPLER_SUBPATH_TRACE_SUFFIX) {
-            strcpy(parsed.subpath_trace, env->subpath_trace);
-        } else {
-            valid = false;
-            snprintf(expected, sizeof expected, "a path shorter than %d bytes",
-                     SAMPLER_PATH_MAX - SAMPLER_SUBPATH_TRACE_SUFFIX);
-            report_bad_value(err, errlen, &used, "SAMPLER_SUBPATH_TRACE",
-                             env->subpath_trace, expected);
-        }
-    }
-
+    const struct sampler_settings *table;
+    const char *scheme;
+    void *values;
+    bool valid = true;
+    for (size_t i = 0; (table = sampler_settings_table(i, &scheme, &values)) != NULL; i++)
+        valid &= sampler_settings_parse(table, values != NULL ? values : &parsed, lookup,
+                                        context, err, errlen, &used);
     if (!valid)
         set_off(&parsed);
     *out = parsed;
@@ -275,6 +163,12 @@ bool sampler_process_is_secure(void)
     return getauxval(AT_SECURE) != 0;
 }
 
+static const char *lookup_environment(const char *name, void *unused)
+{
+    (void)unused;
+    return getenv(name);
+}
+
 void sampler_config_from_environment(struct sampler_config *out)
 {
     char err[2048];
@@ -283,19 +177,7 @@ void sampler_config_from_environment(struct sampler_config *out)
         set_off(out);
         return;
     }
-    const struct sampler_environment env = {
-        .sparsity = getenv("SAMPLER_SPARSITY"),
-        .seed = getenv("SAMPLER_SEED"),
-        .file = getenv("SAMPLER_FILE"),
-        .report_fd = getenv("SAMPLER_REPORT_FD"),
-        .interval = getenv("SAMPLER_INTERVAL"),
-        .subpath_memory = getenv("SAMPLER_SUBPATH_MEMORY"),
-        .subpath_max = getenv("SAMPLER_SUBPATH_MAX"),
-        .subpath_lengths = getenv("SAMPLER_SUBPATH_LENGTHS"),
-        .subpath_trace = getenv("SAMPLER_SUBPATH_TRACE"),
-    };
-
-    if (sampler_config_parse(&env, out, err, sizeof err) != 0) {
+    if (sampler_config_parse(lookup_environment, NULL, out, err, sizeof err) != 0) {
         /* One write per line, so that each stays whole.  */
         for (char *line = err; line != NULL;) {
             char *newline = strchr(line, '\n');
@@ -306,7 +188,7 @@ void sampler_config_from_environment(struct sampler_config *out)
         }
     } else {
         /* What the environment leaves out, a release may say.  */
-        sampler_field_configure(out, &env);
+        sampler_field_configure(out, lookup_environment, NULL);
     }
     if (out->sparsity == 0)
         return;

@@ -24,6 +24,7 @@
 #include "sampler.h"
 #include "sampler-abi.h"
 #include "sampler-internal.h"
+#include "schemes.h"
 
 SAMPLER_EXPORT __thread long __sampler_countdown
     __attribute__((tls_model("initial-exec"))) = 0;
@@ -283,7 +284,7 @@ __thread struct sampler_stream *sampler_thread_stream
 
 static void release_thread_stream(void *stream)
 {
-    sampler_subpaths_cut();
+    sampler_schemes_thread_exit();
     sampler_thread_stream = NULL;
     sampler_stream_free(stream);
 }
@@ -377,8 +378,12 @@ static long thread_start_preserving(void)
 }
 #endif
 
-/* A thread whose stream could not be made tosses its coins with this.  */
-static __thread uint64_t fallback_random_state;
+/* A thread whose stream could not be made tosses its coins with this.
+   Initial-exec, as every TLS variable of preserving code: a dynamic model
+   would call __tls_get_addr, whose changes to vector registers such code
+   cannot save (GCC 16 refuses it).  */
+static __thread uint64_t fallback_random_state
+    __attribute__((tls_model("initial-exec")));
 
 SAMPLER_PRESERVING uint64_t sampler_thread_random64(void)
 {

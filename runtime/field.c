@@ -207,17 +207,24 @@ static bool set_report_pattern(struct sampler_config *config)
     return true;
 }
 
-void sampler_field_configure(struct sampler_config *config,
-                             const struct sampler_environment *env)
+/* Whether the environment sets variable NAME (an empty value is unset).  */
+static bool is_set(sampler_lookup *lookup, void *context, const char *name)
+{
+    const char *value = lookup(name, context);
+    return value != NULL && value[0] != '\0';
+}
+
+void sampler_field_configure(struct sampler_config *config, sampler_lookup *lookup,
+                             void *context)
 {
     const struct sampler_release *carried = sampler_release_carried();
 
     if (carried == NULL)
         return;
-    if (env->sparsity == NULL || env->sparsity[0] == '\0')
+    if (!is_set(lookup, context, "SAMPLER_SPARSITY"))
         config->sparsity = carried->sparsity;
-    bool destination_given = (env->file != NULL && env->file[0] != '\0')
-                             || (env->report_fd != NULL && env->report_fd[0] != '\0');
+    bool destination_given = is_set(lookup, context, "SAMPLER_FILE")
+                             || is_set(lookup, context, "SAMPLER_REPORT_FD");
     if (destination_given || config->sparsity == 0)
         return;
     if (!consent_given(carried) || !prepare_store(carried) || !set_report_pattern(config)) {

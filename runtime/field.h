@@ -21,12 +21,13 @@
 const struct sampler_release *sampler_release_carried(void);
 
 /* Called by the configuration once the environment is parsed and valid:
-   with a release configuration, fills in what the environment left out.
+   with a release configuration, fills in what the environment (its
+   values from LOOKUP, as sampler_config_parse had them) left out.
    When the environment names no destination (SAMPLER_FILE,
    SAMPLER_REPORT_FD), the run is a field run: it samples only with
    consent, and its reports go to the release's store.  */
-void sampler_field_configure(struct sampler_config *config,
-                             const struct sampler_environment *env);
+void sampler_field_configure(struct sampler_config *config, sampler_lookup *lookup,
+                             void *context);
 
 /* Whether this process writes field reports (set once, at configuration).  */
 bool sampler_field_active(void);

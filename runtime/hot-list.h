@@ -1,6 +1,6 @@
 /* Concise samples (Gibbons and Matias, SIGMOD 1998): the hot-list that
    the values scheme keeps per site (runtime/schemes/values.c) and the
-   subpaths scheme per thread (runtime/schemes/subpaths.c).  One
+   subpaths scheme per thread (runtime/schemes/subpaths/).  One
    implementation: docs/values.md has the algorithm and its analysis.
 
    A list of capacity K is 3 + 2K slots:

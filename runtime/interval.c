@@ -3,7 +3,7 @@
    Online Subpath Profiling, M.Sc. thesis, 2002): a thread of the runtime
    sleeps and writes them.  It blocks every signal, so that the program's
    signals go to the program's threads, and stops once the final report is
-   written (report.c writes no interim report after it).  */
+   written (report-writer/writer.c writes no interim report after it).  */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>

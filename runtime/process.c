@@ -20,6 +20,7 @@
 
 #include "sampler-abi.h"
 #include "sampler-internal.h"
+#include "schemes.h"
 
 SAMPLER_EXPORT int __sampler_off;
 
@@ -66,7 +67,7 @@ static void fork_child(void)
     sampler_signals_fork_child();
     sampler_units_unlock();
     sampler_units_zero();
-    sampler_subpaths_fork_child();
+    sampler_schemes_fork_child();
     sampler_interval_start(&process_config);
 }
 

@@ -6,9 +6,11 @@
    the thread's next countdown itself, so that the call site only
    decrements, tests and, rarely, calls.
 
-   The integer ones are SAMPLER_PRESERVING (see sampler-internal.h): on
-   x86-64 the plugin calls them from asm statements that clobber nothing
-   but the countdown.  */
+   The integer ones are SAMPLER_PRESERVING (sampler-abi.h): on x86-64 the
+   plugin calls them from asm statements that clobber nothing but the
+   countdown.  Their declarations, from the registry (sampler-abi.def and
+   schemes.def), give their definitions the attribute; the definitions
+   say it again, for the reader.  */
 #ifndef SAMPLER_SAMPLE_H
 #define SAMPLER_SAMPLE_H
 
@@ -91,7 +93,7 @@ sampler_started_out_of_line_preserving(long c);
 /* For the single sites, which instrumented code calls at a countdown of
    0: in a thread that had not started, the countdown left after the
    visit, when that is not the sampled one.  In a thread recording a
-   subpath (sampler_held_countdown, runtime/schemes/subpaths.c), every
+   subpath (sampler_held_countdown, runtime/schemes/subpaths/), every
    visit calls, at a countdown of -k: the visit counts off the held
    countdown, and returns unless that runs out.  A sample function that
    gets past this sets the next countdown with SAMPLER_SET_COUNTDOWN.  */

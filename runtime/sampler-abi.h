@@ -1,14 +1,10 @@
 /* The contract between code instrumented by sampler.so and libsampler.
-   The plugin emits references to __sampler_countdown, __sampler_off,
-   __sampler_thread_start_preserving, __sampler_skip, the sample functions
-   (__sampler_count to __sampler_pairs_unsigned), __sampler_register_unit
-   and __sampler_unregister_unit, the wrappers of
-   SAMPLER_REDIRECTED_FUNCTIONS, and the site table's section (the
-   plugin's runtime-decls.cc declares them); keep the two in step.  The
-   other functions declared here are entry points of the runtime for tests
-   and hand-written instrumentation, which the plugin does not emit:
-   __sampler_thread_start, __sampler_next_countdown and the
-   __sampler_observe_* functions the sample functions use.
+   The plugin emits references to the runtime's functions and variables
+   of the registry sampler-abi.def (its calls say which), to the wrappers
+   of SAMPLER_REDIRECTED_FUNCTIONS, and the site table's section.  This
+   header declares them from the registry, and so does the plugin
+   (runtime-decls.cc): the two cannot disagree.  The declarations are C's
+   (the plugin, in C++, builds its own).
 
    Countdown convention: a countdown c >= 1 says that the c-th site visit from
    now is the next one sampled.  Every site visit decrements c; the visit that
@@ -54,24 +50,23 @@
    and defines the variable, weak, in every unit: the executable's
    definition, exported because this library defines the symbol too, is
    then the one every module uses.  */
-extern __thread long __sampler_countdown __attribute__((tls_model("initial-exec")));
 #define SAMPLER_COUNTDOWN __sampler_countdown
 
 /* Nonzero once the process is configured with sampling off: threads
    keep a countdown of zero, so that every check at the entry of an
    instrumented function fails, and its slow entry goes to the function's
    unsampled clone when this says so (see plugin/unsampled.cc).  */
-extern int __sampler_off;
-
-/* Starts the calling thread's random stream (and the process's configuration
-   on first use); returns its first countdown.  Not emitted by the plugin,
-   which calls __sampler_thread_start_preserving.  */
-long __sampler_thread_start(void);
-
-/* The calling thread's next countdown, from its pre-drawn bank.  Not
-   emitted by the plugin: the sample functions take the next countdown
-   themselves.  */
-long __sampler_next_countdown(void);
+#define abi_long long
+#define abi_int int
+#define SAMPLER_ABI_STORAGE_THREAD __thread
+#define SAMPLER_ABI_STORAGE_GLOBAL
+#define SAMPLER_ABI_TLS_MODEL_THREAD __attribute__((tls_model("initial-exec")))
+#define SAMPLER_ABI_TLS_MODEL_GLOBAL
+#define SAMPLER_ABI_VARIABLE(NAME, TYPE, STORAGE) \
+    extern SAMPLER_ABI_STORAGE_##STORAGE TYPE NAME SAMPLER_ABI_TLS_MODEL_##STORAGE;
+#include "sampler-abi.def"
+#undef abi_long
+#undef abi_int
 
 /* ---- Sampled visits -------------------------------------------------------
 
@@ -85,65 +80,14 @@ long __sampler_next_countdown(void);
 
    On x86-64 the plugin calls those that take only integers from an asm
    statement that tells the compiler that nothing but the countdown
-   changes (see sampler-internal.h): they must save every register they
+   changes (SAMPLER_PRESERVING below): they must save every register they
    use, leave the vector registers alone and cope with a stack aligned to
    8 only; where the caller may keep data in its 128-byte red zone, the
    call steps over it.
 
-   Single visits (k = 1, so c = 0): */
-void __sampler_count(unsigned long long *counters, unsigned long index);
-void __sampler_branch(unsigned long long *counters, unsigned long outcome);
-void __sampler_sign_signed(unsigned long long *counters, long long value);
-void __sampler_sign_unsigned(unsigned long long *counters, unsigned long long value);
-void __sampler_bounds_signed(unsigned long long *slots, long long value);
-void __sampler_bounds_unsigned(unsigned long long *slots, unsigned long long value);
-void __sampler_bounds_double(unsigned long long *slots, double value);
-void __sampler_float_kind(unsigned long long *counters, long double value,
-                          int source_type);
-/* A values site with a hot-list of CAPACITY entries (its 3 + 2 CAPACITY
-   slots: runtime/schemes/values.c).  */
-void __sampler_value(unsigned long long *slots, unsigned long long value,
-                     unsigned long capacity);
-/* An indirect-calls site: as __sampler_value, TARGET the address called;
-   reports then list the loaded objects, to name the targets.  */
-void __sampler_indirect_call(unsigned long long *slots, unsigned long long target,
-                             unsigned long capacity);
-/* A traversal of a region that ended on path PATH of its function's
-   paths site, whose 2 + 2 CAPACITY slots are a table of (path + 1,
-   count) pairs after the sampled and lost counts: pair PATH when
-   IN_ARRAY, else a hash table (runtime/schemes/paths.c).  */
-void __sampler_path(unsigned long long *slots, unsigned long long path,
-                    unsigned long capacity, unsigned long in_array);
-/* The same, with preferential numbering: PREFERRED the path's
-   preferential number, PATH its Ball-Larus number, TABLE the capacity,
-   the range and the interesting paths' Ball-Larus numbers + 1
-   (runtime/schemes/paths.c).  */
-void __sampler_path_preferred(unsigned long long *slots, unsigned long long preferred,
-                              unsigned long long path, const unsigned long long *table);
-/* A block (subpaths scheme): a sampled visit starts a subpath of at most
-   2^MAX_LOG2 blocks; while the thread records one, every site visit of the
-   thread calls the runtime (runtime/schemes/subpaths.c).  */
-void __sampler_subpath_block(unsigned long long *counters, unsigned long max_log2);
-/* The k scalar-pairs sites of an assignment, one visit for them all
-   (the plugin's default, pairs-sites=assignment): every pair is
-   compared.  VALUES[0] is the value assigned, VALUES[1] to VALUES[k]
-   those it is compared with (as long long, or unsigned long long for
-   unsigned types and pointers); site i has counters 3i to 3i + 2.  */
-void __sampler_assignment_pairs_signed(unsigned long long *counters,
-                                       unsigned long k, const long long *values);
-void __sampler_assignment_pairs_unsigned(unsigned long long *counters,
-                                         unsigned long k,
-                                         const unsigned long long *values);
-/* The same k sites as k visits (pairs-sites=pair), c <= 0 after all k.  */
-void __sampler_pairs_signed(unsigned long long *counters, unsigned long k,
-                            const long long *values);
-void __sampler_pairs_unsigned(unsigned long long *counters, unsigned long k,
-                              const unsigned long long *values);
-/* After visits that are never observed, which left the countdown c <= 0:
-   sets it to c plus as many next countdowns as make it >= 1.  */
-void __sampler_skip(void);
-/* __sampler_thread_start for the asm calls: saves every register.  */
-long __sampler_thread_start_preserving(void);
+   The functions, their arguments and how the plugin calls them are the
+   registry's, sampler-abi.def; their declarations follow struct
+   __sampler_unit below.  */
 
 /* ---- Units, counters and site tables --------------------------------------
 
@@ -183,30 +127,57 @@ struct __sampler_unit {
     const unsigned char *site_schemes;
 };
 
-void __sampler_register_unit(struct __sampler_unit *unit);
-void __sampler_unregister_unit(struct __sampler_unit *unit);
+/* On x86-64, the slow path of instrumented code calls the runtime from an
+   asm statement that tells the compiler only which registers carry the
+   arguments and the result: so that the calls do not make the compiler
+   keep the function's values in callee-saved registers, whose saving
+   would cost the fast path too.  The functions it calls (the registry's
+   PRESERVING ones) save every register they change; they use no vector
+   or x87 register, and run code that does (drawing countdowns, starting
+   a thread) through sampler_call_saving_vectors (sampler-internal.h).
+   Their declarations below give their definitions the attributes.  */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define SAMPLER_PRESERVING \
+    __attribute__((no_caller_saved_registers, target("general-regs-only")))
+#else
+#define SAMPLER_PRESERVING
+#endif
 
-/* The sample functions bump counters with relaxed atomic adds.
-   Observations that are not plain counts go through these, which the
-   sample functions call (the plugin does not emit them):
-
-   bounds: slots[0] = number of observations, slots[1] = minimum,
-   slots[2] = maximum; signed values are stored as their two's-complement
-   bits, floating values as the bits of the double.  */
-void __sampler_observe_signed(unsigned long long *slots, long long value);
-void __sampler_observe_unsigned(unsigned long long *slots, unsigned long long value);
-void __sampler_observe_double(unsigned long long *slots, double value);
-/* A value into a hot-list of CAPACITY entries (values).  */
-void __sampler_observe_value(unsigned long long *slots, unsigned long long value,
-                             unsigned long capacity);
-
-/* A traversal of path PATH into a paths site's slots (paths).  */
-void __sampler_observe_path(unsigned long long *slots, unsigned long long path,
-                            unsigned long capacity, unsigned long in_array);
-/* The same with preferential numbering (__sampler_path_preferred).  */
-void __sampler_observe_preferred_path(unsigned long long *slots, unsigned long long preferred,
-                                      unsigned long long path,
-                                      const unsigned long long *table);
+#ifndef __cplusplus
+#define abi_void void
+#define abi_long long
+#define abi_none void
+#define abi_counters unsigned long long *
+#define abi_int int
+#define abi_ulong unsigned long
+#define abi_llong long long
+#define abi_ullong unsigned long long
+#define abi_double double
+#define abi_ldouble long double
+#define abi_llong_array const long long *
+#define abi_ullong_array const unsigned long long *
+#define abi_unit struct __sampler_unit *
+#define SAMPLER_ABI_CALL_PRESERVING SAMPLER_PRESERVING
+#define SAMPLER_ABI_CALL_PLAIN_LEAF
+#define SAMPLER_ABI_CALL_PLAIN
+#define SAMPLER_ABI_CALL_ENTRY
+#define SAMPLER_ABI_FUNCTION(NAME, RESULT, ARGUMENTS, CALL) \
+    RESULT NAME ARGUMENTS SAMPLER_ABI_CALL_##CALL;
+#include "sampler-abi.def"
+#undef abi_void
+#undef abi_long
+#undef abi_none
+#undef abi_counters
+#undef abi_int
+#undef abi_ulong
+#undef abi_llong
+#undef abi_ullong
+#undef abi_double
+#undef abi_ldouble
+#undef abi_llong_array
+#undef abi_ullong_array
+#undef abi_unit
+#endif
 
 /* float-kinds: one counter per class, in this order.  */
 enum sampler_float_kind {
@@ -228,8 +199,6 @@ enum sampler_float_type {
     SAMPLER_FLOAT_TYPE_DOUBLE,
     SAMPLER_FLOAT_TYPE_LONG_DOUBLE
 };
-void __sampler_observe_float_kind(unsigned long long *counters, long double value,
-                                  int source_type);
 
 /* The static site table of each unit goes in the non-allocated ELF section
    SAMPLER_SITE_SECTION (which `strip` removes), as text; the linker

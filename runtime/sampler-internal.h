@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "sampler-abi.h"
+#include "settings.h"
 
 #define SAMPLER_EXPORT __attribute__((visibility("default")))
 
@@ -43,48 +44,27 @@ struct sampler_config {
        resolved it against the starting directory.  */
     char report_file[SAMPLER_PATH_MAX];
     long interval;   /* SAMPLER_INTERVAL: seconds between interim reports; 0: none */
-    /* subpaths (runtime/schemes/subpaths.c): SAMPLER_SUBPATH_MEMORY, the
-       bytes of a thread's subpath state; SAMPLER_SUBPATH_MAX as log2 of
-       the longest subpath (0: the plugin's -fplugin-arg-sampler-subpath-max);
-       SAMPLER_SUBPATH_LENGTHS=all: every length from each start;
-       SAMPLER_SUBPATH_TRACE, where each thread writes every block it visits
-       (empty: no trace).  */
-    unsigned long subpath_memory;
-    unsigned subpath_max_log2;
-    bool subpath_all_lengths;
-    char subpath_trace[SAMPLER_PATH_MAX];
 };
 
-/* SAMPLER_SUBPATH_MEMORY: default and bounds, in bytes.  */
-#define SAMPLER_SUBPATH_MEMORY_DEFAULT 65536UL
-#define SAMPLER_SUBPATH_MEMORY_MIN 16384UL
-#define SAMPLER_SUBPATH_MEMORY_MAX (1UL << 30)
-/* The longest subpath is 2^SAMPLER_SUBPATH_MAX_LOG2 blocks at most.  */
-#define SAMPLER_SUBPATH_MAX_LOG2 10
-/* Room SAMPLER_SUBPATH_TRACE leaves for the thread's suffix (.<tid>).  */
-#define SAMPLER_SUBPATH_TRACE_SUFFIX 16
+/* The process's environment variables (config.c): their table.  */
+extern const struct sampler_settings sampler_process_settings;
 
-/* The values of the variables that configure a run; NULL means unset.  */
-struct sampler_environment {
-    const char *sparsity;    /* SAMPLER_SPARSITY */
-    const char *seed;        /* SAMPLER_SEED */
-    const char *file;        /* SAMPLER_FILE */
-    const char *report_fd;   /* SAMPLER_REPORT_FD */
-    const char *interval;    /* SAMPLER_INTERVAL */
-    const char *subpath_memory;   /* SAMPLER_SUBPATH_MEMORY */
-    const char *subpath_max;      /* SAMPLER_SUBPATH_MAX */
-    const char *subpath_lengths;  /* SAMPLER_SUBPATH_LENGTHS */
-    const char *subpath_trace;    /* SAMPLER_SUBPATH_TRACE */
-};
+/* The I-th table of environment variables: the process's (I = 0, whose
+   values go into struct sampler_config: *VALUES NULL), then each scheme's
+   that has one, in registry order (*SCHEME its name, *VALUES its
+   storage).  NULL past the last.  */
+const struct sampler_settings *sampler_settings_table(size_t i, const char **scheme,
+                                                      void **values);
 
-/* Parses the variables' values.  Returns 0 when all are valid.  Otherwise
-   returns -1, leaves sampling off in *out, and writes to err (if errlen > 0)
-   one line per bad variable, without a final newline, naming the variable
-   and its value.  A valid configuration without a seed has seeded == false
-   and seed == 0; the caller supplies a fresh seed.  Whether the report
-   descriptor is open is not checked here (see
+/* Parses the variables of the process's table and the schemes' tables,
+   each value from LOOKUP (NULL: unset).  Returns 0 when all are valid.
+   Otherwise returns -1, leaves sampling off in *out, and writes to err
+   (if errlen > 0) one line per bad variable, without a final newline,
+   naming the variable and its value.  A valid configuration without a
+   seed has seeded == false and seed == 0; the caller supplies a fresh
+   seed.  Whether the report descriptor is open is not checked here (see
    sampler_config_from_environment).  */
-int sampler_config_parse(const struct sampler_environment *env,
+int sampler_config_parse(sampler_lookup *lookup, void *context,
                          struct sampler_config *out, char *err, size_t errlen);
 
 /* Whether the kernel runs the process in secure mode (AT_SECURE): then no
@@ -177,22 +157,11 @@ long sampler_stream_next(struct sampler_stream *stream);
    returns), without a trip through the PLT.  */
 long sampler_countdown_next(void);
 
-/* On x86-64, the slow path of instrumented code calls the runtime from an
-   asm statement that tells the compiler only which registers carry the
-   arguments and the result: so that the calls do not make the compiler
-   keep the function's values in callee-saved registers, whose saving
-   would cost the fast path too.  The functions it calls save every
-   register they change (SAMPLER_PRESERVING); they use no vector or x87
-   register, and run code that does (drawing countdowns, starting a
-   thread) through sampler_call_saving_vectors.  */
 #if defined(__x86_64__)
-#define SAMPLER_PRESERVING \
-    __attribute__((no_caller_saved_registers, target("general-regs-only")))
 /* Calls fn with the vector and x87 state saved (xsave, or fxsave where
-   the processor or system lacks it) and restored around it.  */
+   the processor or system lacks it) and restored around it: how
+   SAMPLER_PRESERVING code (sampler-abi.h) runs code that uses them.  */
 long sampler_call_saving_vectors(long (*fn)(void));
-#else
-#define SAMPLER_PRESERVING
 #endif
 
 /* The head of a thread's stream of countdowns, drawn ahead into a bank;
@@ -219,46 +188,12 @@ extern atomic_uint sampler_sparsity_generation;
    sample functions (hot-lists).  Callable from SAMPLER_PRESERVING code.  */
 SAMPLER_PRESERVING uint64_t sampler_thread_random64(void);
 
-/* While the thread records a subpath (runtime/schemes/subpaths.c), its
-   real countdown, >= 1, and the countdown instrumented code sees is held
-   at 0, so that every check takes the slow copy and every site visit
-   calls the runtime; 0 otherwise.  */
+/* While a scheme holds the thread's countdown (subpaths, while it
+   records a subpath: runtime/schemes/subpaths/), the real countdown,
+   >= 1, and the countdown instrumented code sees is held at 0, so that
+   every check takes the slow copy and every site visit calls the
+   runtime; 0 otherwise.  */
 extern __thread long sampler_held_countdown __attribute__((tls_model("initial-exec")));
-
-/* subpaths: the calling thread stops recording (its pending subpaths are
-   cut) and gives its countdown back to instrumented code.  */
-void sampler_subpaths_cut(void);
-/* subpaths: in the child after fork, the calling thread's recording is
-   cut and every thread's hot-list emptied; the other threads' states are
-   free for new threads.  */
-void sampler_subpaths_fork_child(void);
-/* subpaths: every hot-list emptied (sampler_reset).  */
-void sampler_subpaths_zero(void);
-
-/* subpaths: a thread's state as the report writes it.  */
-struct sampler_subpath_list;
-/* Calls VISIT on each thread's subpath list that has observed anything
-   (lock-free, async-signal-safe).  */
-void sampler_subpath_lists_visit(void (*visit)(const struct sampler_subpath_list *list,
-                                               void *context),
-                                 void *context);
-/* The list's figures: log2 of its longest subpath, whether it records every
-   length, subpaths offered, tau-log2, subpaths dropped (hash collisions),
-   its capacity.  */
-struct sampler_subpath_figures {
-    unsigned max_log2;
-    bool all_lengths;
-    unsigned long long offered, tau_log2, dropped;
-    unsigned long capacity;
-};
-void sampler_subpath_list_figures(const struct sampler_subpath_list *list,
-                                  struct sampler_subpath_figures *figures);
-/* Entry I's count and blocks (counter addresses, *LENGTH of them; NULL when
-   the entry is free or its blocks are not whole).  */
-const unsigned long long *sampler_subpath_entry(const struct sampler_subpath_list *list,
-                                                unsigned long i,
-                                                unsigned long long *count,
-                                                unsigned long *length);
 
 /* sampler_countdown_next for SAMPLER_PRESERVING code, when the bank is
    empty, stale or not there yet (drawing takes floating point).  */
@@ -352,10 +287,6 @@ struct sampler_loaded_object {
     const char *name;
 };
 
-/* Set once an indirect-calls site has sampled a target: from then on,
-   reports list the loaded objects.  */
-extern _Atomic bool sampler_indirect_targets_seen;
-
 /* Adds the objects loaded now to the list reports write (dl_iterate_phdr:
    not from a signal handler).  */
 void sampler_loaded_objects_refresh(void);
@@ -434,7 +365,7 @@ void sampler_report_lock(void);
 void sampler_report_unlock(void);
 
 /* sampler_reset under the report lock: zeroes the counters and starts a
-   new report sequence (see report.c).  */
+   new report sequence (see report-writer/writer.c).  */
 void sampler_report_reset(void);
 
 /* Arranges for the report at normal exit, once per process, when sampling

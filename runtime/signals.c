@@ -24,7 +24,7 @@
    Fatal signals: SIGSEGV, SIGBUS, SIGFPE,
    SIGILL, SIGABRT and SIGTRAP.  When sampling is on, the runtime installs
    its handler for each; the handler writes the report (async-signal-safe:
-   see report.c), records the signal, and lets the signal take the process
+   see report-writer/), records the signal, and lets the signal take the process
    as it would have without sampler: with the default action restored, a
    fault is re-executed and a sent signal sent again, so that the exit
    status and the core dump are the same.
@@ -64,7 +64,7 @@ static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, S
 #define N_FATAL (sizeof fatal_signals / sizeof fatal_signals[0])
 
 /* The signals whose default action ends the process, other than the fatal
-   ones (report.c blocks them too while it writes a report).  */
+   ones (report-writer/lock.c blocks them too while it writes a report).  */
 static const int terminating_signals[] = { SAMPLER_TERMINATING_SIGNALS };
 #define N_TERMINATING (sizeof terminating_signals / sizeof terminating_signals[0])
 

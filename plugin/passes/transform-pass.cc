@@ -25,7 +25,7 @@
        around calls), and goes to the slow copy only when that borrows or
        leaves zero.
    Functions whose CFG cannot be copied safely (setjmp, non-local gotos,
-   EH edges, asm goto) get a test of the countdown at each site instead.
+   asm goto) get a test of the countdown at each site instead.
 
    Why after the optimisers: the fast copy then costs what the optimised
    code costs plus the checks; the markers, volatile asms, kept the sites
@@ -83,8 +83,6 @@ why_not_clonable (void)
 	  if ((e->flags & EDGE_ABNORMAL)
 	      && !(last && computed_goto_p (last)))
 	    return "has abnormal edges (non-local goto)";
-	  if (e->flags & EDGE_EH)
-	    return "has exception-handling edges";
 	}
       if (last && gimple_code (last) == GIMPLE_ASM
 	  && gimple_asm_nlabels (as_a <gasm *> (last)) > 0)
@@ -201,6 +199,7 @@ transform_function (void)
       st.sampled_fn = sampled_clone_to_call ();
       isolate_region_ends (&st);
       isolate_goto_targets (&st);
+      isolate_landing_pads (&st);
       place_checks_and_weigh (&st);
       auto_vec<gimple *> fast_sites;
       fast_sites.safe_splice (st.sites);

@@ -58,7 +58,6 @@ bounds_sample_call (gimple *marker, const site_info &site,
   call.fn = sample_function (name, type);
   call.args.safe_push (converted (gsi, marker_value (marker, 0), type,
 				  gimple_location (marker)));
-  call.preserving = false;
 }
 
 const plugin_scheme BOUNDS_scheme = {

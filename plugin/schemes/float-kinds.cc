@@ -45,7 +45,6 @@ float_kinds_sample_call (gimple *marker, const site_info &,
   call.args.safe_push (converted (gsi, value, long_double_type_node,
 				  gimple_location (marker)));
   call.args.safe_push (build_int_cst (integer_type_node, source_type));
-  call.preserving = false;
 }
 
 const plugin_scheme FLOAT_KINDS_scheme = {

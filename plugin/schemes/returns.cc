@@ -16,6 +16,7 @@
 #include "gimple-iterator.h"
 #include "tree-cfg.h"
 #include "gimplify.h"
+#include "langhooks.h"
 
 /* Whether CALL's result is one the returns and values schemes observe.  */
 bool
@@ -56,11 +57,52 @@ call_result_value (gcall *call, after_stmt_inserter &after)
   return result;
 }
 
+/* Is TYPE a pointer or reference to a class (or union)?  */
+static bool
+points_to_class (tree type)
+{
+  return ((TREE_CODE (type) == POINTER_TYPE
+	   || TREE_CODE (type) == REFERENCE_TYPE)
+	  && RECORD_OR_UNION_TYPE_P (TREE_TYPE (type)));
+}
+
+/* Is FNDECL a comparison operator of the standard library's (declared in
+   a system header)?  */
+static bool
+library_comparison_p (tree fndecl)
+{
+  if (!fndecl || !DECL_NAME (fndecl)
+      || !in_system_header_at (DECL_SOURCE_LOCATION (fndecl)))
+    return false;
+  static const char *const comparisons[]
+    = { "operator==", "operator!=", "operator<", "operator>", "operator<=",
+	"operator>=", "operator<=>" };
+  const char *name = IDENTIFIER_POINTER (DECL_NAME (fndecl));
+  for (const char *op : comparisons)
+    if (strcmp (name, op) == 0)
+      return true;
+  return false;
+}
+
+/* In C++, the calls whose sign says nothing a reader wants: those that
+   return a reference or pointer to a class (an iterator's operator* and
+   operator++, a container's front (), a smart pointer's get ()), and the
+   standard library's comparison operators (it != end ()).  C keeps every
+   call: a pointer to a struct that is NULL is worth a predicate there.  */
+static bool
+uninformative_cxx_return (gcall *call)
+{
+  if (!lang_GNU_CXX ())
+    return false;
+  return (points_to_class (gimple_call_return_type (call))
+	  || library_comparison_p (gimple_call_fndecl (call)));
+}
+
 static void
 returns_statement (gimple *stmt)
 {
   gcall *call = dyn_cast <gcall *> (stmt);
-  if (!call || !observable_return (call))
+  if (!call || !observable_return (call) || uninformative_cxx_return (call))
     return;
   location_t loc = gimple_location (call);
   after_stmt_inserter after;

@@ -17,9 +17,13 @@
 	lea 128(%rsp), %rsp		back over the red zone
 
    Its operands: one output, the result in %rax ("=a") or the countdown in
-   memory ("=m"), then the arguments, each "re" (any register, or a 32-bit
-   constant) or "i" (a static's address), then the memory FN reads and the
-   countdown as inputs; it clobbers only the flags.
+   memory ("=m"), then the arguments, each "le" (any register but %rsp, or
+   a 32-bit constant) or "i" (a static's address), then the memory FN
+   reads and the countdown as inputs; it clobbers only the flags.  Not
+   %rsp ("r" allows it): the sequence moves the stack pointer before it
+   reads the arguments, and from GCC 14 the address of a local at the
+   bottom of the frame, such as the array of scalar-pairs' values, comes
+   as %rsp itself.
 
    Why.  A plain call clobbers every caller-saved register, so the register
    allocator would keep the function's values in callee-saved ones wherever
@@ -157,7 +161,7 @@ build_preserving_call (tree fn, const vec<tree> &args, tree result,
   else
     vec_safe_push (outputs, asm_operand ("=m", countdown_reference ()));
   for (unsigned i = 0; i < n; i++)
-    vec_safe_push (inputs, asm_operand (direct[i] ? "i" : "re", args[i]));
+    vec_safe_push (inputs, asm_operand (direct[i] ? "i" : "le", args[i]));
   if (memory)
     vec_safe_push (inputs, asm_operand ("m", memory));
   if (!result)

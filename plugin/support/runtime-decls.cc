@@ -5,9 +5,12 @@
    What: every runtime function, variable and flag the plugin's code calls
    or reads is declared here, once per unit, on first use, into
    runtime_decls (see runtime-decls.h); so is the unit's counter array.
-   Why in one place: the names and types are the contract with libsampler
-   (runtime/sampler-abi.h), and the trees must survive GCC's garbage
-   collector between functions, which one roots table guarantees for all.
+   The names, types and calls are the registry's,
+   runtime/sampler-abi.def, from which the runtime's sampler-abi.h
+   declares the same functions.
+   Why in one place: they are the contract with libsampler, and the trees
+   must survive GCC's garbage collector between functions, which one
+   roots table guarantees for all.
    How to debug: a symbol the runtime does not define shows up at link
    time as an undefined __sampler_* reference; `nm -u' of an instrumented
    object lists what the plugin emitted.  A tree collected too early
@@ -23,6 +26,8 @@
 #include "attribs.h"
 #include "ggc.h"
 #include "gimplify.h"
+#include "diagnostic-core.h"
+#include "gimple-expr.h"
 
 struct runtime_declarations runtime_decls;
 
@@ -48,16 +53,101 @@ runtime_function_decl (const char *name, tree type, bool leaf)
   return decl;
 }
 
-/* A runtime function of no arguments: `long NAME (void)', returning a
-   countdown, or `void NAME (void)', setting the thread's, with
-   SETS_COUNTDOWN.  */
-static tree
-runtime_function (const char *name, bool sets_countdown = false)
+/* ---------------------------------------------------------------------
+   The registry, runtime/sampler-abi.def.  */
+
+/* How instrumented code calls a function: the registry's CALL.  */
+enum runtime_call { CALL_PRESERVING, CALL_PLAIN_LEAF, CALL_PLAIN, CALL_ENTRY };
+
+static const struct
 {
-  tree type = build_function_type_list (sets_countdown
-					? void_type_node
-					: long_integer_type_node, NULL_TREE);
-  return runtime_function_decl (name, type, true);
+  const char *name;
+  enum runtime_call call;
+} runtime_functions[N_RUNTIME_FUNCTIONS] = {
+#define SAMPLER_ABI_FUNCTION(NAME, RESULT, ARGUMENTS, CALL) { #NAME, CALL_##CALL },
+#include "../runtime/sampler-abi.def"
+};
+
+/* The registry's type words (runtime/sampler-abi.def) as trees.  */
+#define abi_void void_type_node
+#define abi_long long_integer_type_node
+#define abi_none NULL_TREE
+#define abi_counters build_pointer_type (long_long_unsigned_type_node)
+#define abi_int integer_type_node
+#define abi_ulong long_unsigned_type_node
+#define abi_llong long_long_integer_type_node
+#define abi_ullong long_long_unsigned_type_node
+#define abi_double double_type_node
+#define abi_ldouble long_double_type_node
+#define abi_llong_array pointer_to_const (long_long_integer_type_node)
+#define abi_ullong_array pointer_to_const (long_long_unsigned_type_node)
+#define abi_unit build_pointer_type (unit)
+/* A parenthesized list of arguments, without its parentheses.  */
+#define SAMPLER_ABI_ARGUMENTS(...) __VA_ARGS__
+
+static tree
+pointer_to_const (tree type)
+{
+  return build_pointer_type (build_qualified_type (type, TYPE_QUAL_CONST));
+}
+
+/* The type of the registry's function INDEX; UNIT is the type of struct
+   __sampler_unit.  */
+static tree
+function_type (unsigned index, tree unit)
+{
+  unsigned i = 0;
+#define SAMPLER_ABI_FUNCTION(NAME, RESULT, ARGUMENTS, CALL)		\
+  if (index == i++)							\
+    return build_function_type_list (RESULT,				\
+				      SAMPLER_ABI_ARGUMENTS ARGUMENTS,	\
+				      NULL_TREE);
+#include "../runtime/sampler-abi.def"
+  gcc_unreachable ();
+}
+
+/* The type of the registry's variable NAME.  */
+static tree
+variable_type (const char *name)
+{
+#define SAMPLER_ABI_VARIABLE(NAME, TYPE, STORAGE)	\
+  if (strcmp (name, #NAME) == 0)			\
+    return TYPE;
+#include "../runtime/sampler-abi.def"
+  gcc_unreachable ();
+}
+
+static unsigned
+function_index (const char *name)
+{
+  for (unsigned i = 0; i < N_RUNTIME_FUNCTIONS; i++)
+    if (strcmp (runtime_functions[i].name, name) == 0)
+      return i;
+  internal_error ("sampler: %qs is not a function of runtime/sampler-abi.def",
+		  name);
+}
+
+tree
+runtime_function (const char *name, tree unit)
+{
+  unsigned index = function_index (name);
+  tree &decl = runtime_decls.functions[index];
+  if (decl)
+    return decl;
+  enum runtime_call call = runtime_functions[index].call;
+  if (call == CALL_ENTRY)
+    internal_error ("sampler: %qs is not called by instrumented code "
+		    "(runtime/sampler-abi.def)", name);
+  decl = runtime_function_decl (name, function_type (index, unit),
+				call != CALL_PLAIN);
+  return decl;
+}
+
+bool
+runtime_function_preserving_p (tree fn)
+{
+  const char *name = IDENTIFIER_POINTER (DECL_NAME (fn));
+  return runtime_functions[function_index (name)].call == CALL_PRESERVING;
 }
 
 /* The thread's countdown, __sampler_countdown, zero at a thread's start.
@@ -76,7 +166,8 @@ runtime_function (const char *name, bool sets_countdown = false)
 static tree
 countdown_variable (void)
 {
-  tree decl = plugin_variable ("__sampler_countdown", long_integer_type_node);
+  tree decl = plugin_variable ("__sampler_countdown",
+			       variable_type ("__sampler_countdown"));
   TREE_PUBLIC (decl) = 1;
   if (flag_shlib)
     {
@@ -103,9 +194,10 @@ declare_runtime (void)
   runtime_decls.countdown = countdown_variable ();
   runtime_decls.thread_start
     = runtime_function ("__sampler_thread_start_preserving");
-  runtime_decls.skip = runtime_function ("__sampler_skip", true);
+  runtime_decls.skip = runtime_function ("__sampler_skip");
   tree off = build_decl (BUILTINS_LOCATION, VAR_DECL,
-			 get_identifier ("__sampler_off"), integer_type_node);
+			 get_identifier ("__sampler_off"),
+			 variable_type ("__sampler_off"));
   TREE_PUBLIC (off) = 1;
   DECL_EXTERNAL (off) = 1;
   DECL_ARTIFICIAL (off) = 1;
@@ -123,17 +215,16 @@ countdown_reference (void)
 tree
 sample_function (const char *name, tree type_1, tree type_2, tree type_3)
 {
-  for (tree known = runtime_decls.sample_functions; known;
-       known = TREE_CHAIN (known))
-    if (strcmp (IDENTIFIER_POINTER (DECL_NAME (TREE_VALUE (known))), name)
-	== 0)
-      return TREE_VALUE (known);
-  tree counters = build_pointer_type (long_long_unsigned_type_node);
-  tree type = build_function_type_list (void_type_node, counters, type_1,
-					type_2, type_3, NULL_TREE);
-  tree decl = runtime_function_decl (name, type, true);
-  runtime_decls.sample_functions
-    = tree_cons (NULL_TREE, decl, runtime_decls.sample_functions);
+  tree decl = runtime_function (name);
+  tree given[] = { type_1, type_2, type_3 };
+  /* After the counters.  */
+  tree argument = TREE_CHAIN (TYPE_ARG_TYPES (TREE_TYPE (decl)));
+  for (unsigned i = 0; i < ARRAY_SIZE (given) && given[i];
+       i++, argument = TREE_CHAIN (argument))
+    if (argument == void_list_node
+	|| !useless_type_conversion_p (TREE_VALUE (argument), given[i]))
+      internal_error ("sampler: argument %u of %qs is not of the type "
+		      "runtime/sampler-abi.def gives", i + 2, name);
   return decl;
 }
 

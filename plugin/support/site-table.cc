@@ -267,13 +267,6 @@ string_pointer (const char *text)
   return build_string_literal (strlen (text) + 1, text);
 }
 
-/* The runtime's __sampler_register_unit or __sampler_unregister_unit.  */
-static tree
-registry_function (const char *name, tree type)
-{
-  return runtime_function_decl (name, type, false);
-}
-
 /* struct __sampler_unit, field by field as in sampler-abi.h.  */
 static void
 emit_descriptor (const char *signature)
@@ -358,16 +351,14 @@ emit_descriptor (const char *signature)
   /* Registered by a constructor; unregistered by a destructor, before the
      descriptor's memory goes (dlclose), so that the runtime keeps a copy
      of the counts.  */
-  tree registry_type = build_function_type_list
-    (void_type_node, build_pointer_type (type), NULL_TREE);
-  cgraph_build_static_cdtor ('I', build_call_expr (registry_function
+  cgraph_build_static_cdtor ('I', build_call_expr (runtime_function
 						   ("__sampler_register_unit",
-						    registry_type), 1,
+						    type), 1,
 						   build_fold_addr_expr (unit)),
 			     DEFAULT_INIT_PRIORITY);
-  cgraph_build_static_cdtor ('D', build_call_expr (registry_function
+  cgraph_build_static_cdtor ('D', build_call_expr (runtime_function
 						   ("__sampler_unregister_unit",
-						    registry_type), 1,
+						    type), 1,
 						   build_fold_addr_expr (unit)),
 			     DEFAULT_INIT_PRIORITY);
 }

@@ -30,6 +30,7 @@
 #include "sreal.h"
 #include "ssa.h"
 #include "value-range.h"
+#include IPA_PROP_PREREQUISITES
 #include "ipa-prop.h"
 #include "ipa-fnsummary.h"
 #include "tree-inline.h"

@@ -222,7 +222,9 @@ insert_exit_markers (function_state *st)
       gasm *marker = build_marker (view->site, loc,
 				   build_int_cst (long_long_unsigned_type_node,
 						  0));
-      gimple_stmt_iterator gsi = gsi_start_bb (bb);
+      /* After the label that makes BB a landing pad, where E is an EH
+	 edge.  */
+      gimple_stmt_iterator gsi = gsi_after_labels (bb);
       gsi_insert_before (&gsi, marker, GSI_NEW_STMT);
       view->exits.safe_push (marker);
     }

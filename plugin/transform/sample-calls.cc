@@ -89,7 +89,7 @@ build_sample_call (gimple *stmt, tree values)
   call.args.safe_push (counter_address (site.first_counter));
   plugin_schemes[site.scheme]->sample_call (stmt, site, &gsi, values, call);
   gimple *made;
-  if (call.preserving)
+  if (runtime_function_preserving_p (call.fn))
     made = build_preserving_call (call.fn, call.args, NULL_TREE, call.memory);
   else
     made = gimple_build_call_vec (call.fn, call.args);

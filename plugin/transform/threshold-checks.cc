@@ -51,16 +51,19 @@
 
 const char *const check_kind_names[]
   = { "entry", "after-call", "after-versioned-loop", "loop-head",
-      "back-edge", "long-path", "loop-exit", "goto-target", "path-limit" };
+      "back-edge", "long-path", "loop-exit", "goto-target", "path-limit",
+      "landing-pad", "handler" };
 
 /* Whether control may leave the function at STMT, or go where the
    countdown matters, without coming back to the code after it: a return,
-   or a call that does not return (exit runs destructors, which may be
-   instrumented).  Internal calls are GCC's own control flow.  */
+   a call that does not return (exit runs destructors, which may be
+   instrumented), or the resumption of an exception (resx: on to an outer
+   landing pad, whose edge has a check, or out of the function).
+   Internal calls are GCC's own control flow.  */
 static bool
 leaves_function (gimple *stmt)
 {
-  if (gimple_code (stmt) == GIMPLE_RETURN)
+  if (gimple_code (stmt) == GIMPLE_RETURN || gimple_code (stmt) == GIMPLE_RESX)
     return true;
   gcall *call = dyn_cast <gcall *> (stmt);
   return call && gimple_call_noreturn_p (call)
@@ -82,16 +85,31 @@ writes_countdown (gimple *stmt)
   return lhs == runtime_decls.countdown;
 }
 
+/* The edge out of BB that is neither an EH nor an abnormal edge, or
+   NULL.  */
+static edge
+normal_successor_edge (basic_block bb)
+{
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE (e, ei, bb->succs)
+    if (!(e->flags & (EDGE_EH | EDGE_ABNORMAL)))
+      return e;
+  return NULL;
+}
+
 bool
 ends_region (gimple *stmt)
 {
   return ((is_gimple_call (stmt) && call_may_use_countdown (stmt))
 	  || writes_countdown (stmt) || leaves_function (stmt)
-	  || computed_goto_p (stmt));
+	  || computed_goto_p (stmt)
+	  || gimple_code (stmt) == GIMPLE_EH_DISPATCH);
 }
 
 /* Puts each statement that ends a region (a weighty call, a write of the
-   countdown, a return, a call that does not return, a computed goto) at
+   countdown, a return, a call that does not return, a resx, a computed
+   goto, an EH dispatch) at
    the start of a block of its own, and ends the block after a weighty
    call or a write: such a block has no site, so it has no slow copy, and
    the slow copy ends its region on the way into it (see clone_and_wire).
@@ -116,7 +134,8 @@ isolate_region_ends (function_state *st)
 	if ((is_gimple_call (stmt) && call_may_use_countdown (stmt))
 	    || writes_countdown (stmt))
 	  calls.safe_push (stmt);
-	else if (leaves_function (stmt) || computed_goto_p (stmt))
+	else if (leaves_function (stmt) || computed_goto_p (stmt)
+		 || gimple_code (stmt) == GIMPLE_EH_DISPATCH)
 	  ends.safe_push (stmt);
       }
   ends.safe_splice (calls);
@@ -135,11 +154,11 @@ isolate_region_ends (function_state *st)
       edge after;
       if (gsi_stmt (gsi_last_bb (call_bb)) == stmt)
 	{
-	  /* Cloned functions have no EH or abnormal edges: a call ends its
-	     block only when it does not return.  */
-	  if (EDGE_COUNT (call_bb->succs) == 0)
+	  /* A call ends its block when it may throw (its EH edge gets a
+	     check of its own: isolate_landing_pads) or does not return.  */
+	  after = normal_successor_edge (call_bb);
+	  if (!after)
 	    continue;
-	  after = single_succ_edge (call_bb);
 	}
       else
 	after = split_block (call_bb, stmt);
@@ -198,6 +217,44 @@ isolate_goto_targets (function_state *st)
       check_point cp = { e, CHECK_GOTO_TARGET, first_location (e->dest), 0 };
       st->checks.safe_push (cp);
     }
+}
+
+/* Puts a check on every EH edge (where an exception thrown in the
+   function, or passing through it, lands) and on every edge out of an EH
+   dispatch (to a catch handler, or on to the next landing pad).  An
+   exception that leaves a region halfway goes on in the fast copy, so
+   each landing pad starts a region of its own: the EH edge gives back or
+   pads what its region's check took and the path did not visit, as any
+   other way out of a region does.  Landing pads are so never copied: the
+   slow copy's throwing statements, copies in the same EH region, get
+   landing pads of their own on the way to the same check (GCC's
+   redirect_eh_edge), and the fast copy keeps the original ones.  An EH
+   dispatch is never copied either (its block has no site and its edges
+   have checks): its edges name the catch handlers' labels in the EH
+   region, which both copies share.  */
+void
+isolate_landing_pads (function_state *st)
+{
+  auto_vec<check_point> found;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    {
+      gimple *last = last_stmt (bb);
+      bool dispatch = last && gimple_code (last) == GIMPLE_EH_DISPATCH;
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->succs)
+	if (e->flags & EDGE_EH || (dispatch && !(e->flags & EDGE_ABNORMAL)))
+	  {
+	    location_t loc = first_location (e->dest);
+	    if (loc == UNKNOWN_LOCATION && last)
+	      loc = gimple_location (last);
+	    check_point cp = { e, dispatch ? CHECK_HANDLER : CHECK_LANDING_PAD,
+			       loc, 0 };
+	    found.safe_push (cp);
+	  }
+    }
+  st->checks.safe_splice (found);
 }
 
 void

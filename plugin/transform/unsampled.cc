@@ -384,7 +384,9 @@ create_unsampled_clones (void)
 					       build_zero_cst (TREE_TYPE (lhs)))
 			: gimple_build_nop ();
 		gimple_set_location (skipped, gimple_location (gsi_stmt (gsi)));
-		gsi_replace (&gsi, skipped, false);
+		/* Out of the EH table too: in a noexcept function (a C++
+		   destructor) the call is in a must-not-throw region.  */
+		gsi_replace (&gsi, skipped, true);
 		continue;
 	      }
 	    gcall *call = dyn_cast<gcall *> (gsi_stmt (gsi));
@@ -650,5 +652,5 @@ build_dispatch (basic_block bb, tree fn, location_t loc)
   greturn *ret = gimple_build_return (result);
   gimple_set_location (ret, loc);
   gsi_insert_after (&gsi, ret, GSI_NEW_STMT);
-  make_edge (bb, EXIT_BLOCK_PTR_FOR_FN (cfun), 0);
+  make_single_succ_edge (bb, EXIT_BLOCK_PTR_FOR_FN (cfun), 0);
 }

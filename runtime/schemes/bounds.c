@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "sample.h"
+#include "schemes.h"
 
 typedef _Atomic unsigned long long atomic_slot;
 
@@ -168,3 +169,5 @@ SAMPLER_EXPORT void __sampler_bounds_double(unsigned long long *slots, double va
     __sampler_observe_double(slots, value);
     SAMPLER_SET_COUNTDOWN(sampler_countdown_next());
 }
+
+const struct sampler_runtime_scheme SAMPLER_RUNTIME_SCHEME(BOUNDS) = { 0 };

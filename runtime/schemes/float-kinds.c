@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "sample.h"
+#include "schemes.h"
 
 /* VALUE arrives widened to long double, exactly; whether it was subnormal
    depends on the type it had in the program.  */
@@ -55,3 +56,5 @@ SAMPLER_EXPORT void __sampler_float_kind(unsigned long long *counters,
     __sampler_observe_float_kind(counters, value, source_type);
     SAMPLER_SET_COUNTDOWN(sampler_countdown_next());
 }
+
+const struct sampler_runtime_scheme SAMPLER_RUNTIME_SCHEME(FLOAT_KINDS) = { 0 };

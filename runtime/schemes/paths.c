@@ -17,6 +17,7 @@
    path and a count.  Integer code only: the sample function is
    preserving.  */
 #include "sample.h"
+#include "schemes.h"
 
 typedef _Atomic unsigned long long atomic_slot;
 
@@ -139,3 +140,5 @@ SAMPLER_EXPORT SAMPLER_PRESERVING void __sampler_path_preferred(unsigned long lo
     observe_preferred_path(slots, preferred, path, table);
     SAMPLER_SET_COUNTDOWN(sampler_countdown_next_preserving());
 }
+
+const struct sampler_runtime_scheme SAMPLER_RUNTIME_SCHEME(PATHS) = { 0 };

@@ -1,5 +1,6 @@
 /* returns: the sign of an integer or pointer result of a call.  */
 #include "sample.h"
+#include "schemes.h"
 
 SAMPLER_EXPORT SAMPLER_PRESERVING void
 __sampler_sign_signed(unsigned long long *counters, long long value)
@@ -16,3 +17,5 @@ __sampler_sign_unsigned(unsigned long long *counters, unsigned long long value)
     bump(counters, value != 0 ? 2 : 1);
     SAMPLER_SET_COUNTDOWN(sampler_countdown_next_preserving());
 }
+
+const struct sampler_runtime_scheme SAMPLER_RUNTIME_SCHEME(RETURNS) = { 0 };

@@ -5,6 +5,7 @@
    visit of its own, and the k are sampled as a group of k visits
    (__sampler_pairs_*).  */
 #include "sample.h"
+#include "schemes.h"
 
 /* One sampled visit of an assignment: every pair compared, then the
    next countdown.  */
@@ -117,3 +118,5 @@ __sampler_pairs_unsigned(unsigned long long *counters, unsigned long k,
     }
     SAMPLER_SET_COUNTDOWN(pairs_unsigned(counters, c, k, values));
 }
+
+const struct sampler_runtime_scheme SAMPLER_RUNTIME_SCHEME(SCALAR_PAIRS) = { 0 };

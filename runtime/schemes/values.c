@@ -5,6 +5,7 @@
    whose list the subpaths scheme shares; docs/values.md has the algorithm
    and its analysis.  */
 #include "hot-list.h"
+#include "schemes.h"
 
 /* Records one sampled visit of a site with CAPACITY entries that saw
    VALUE.  */
@@ -30,17 +31,4 @@ __sampler_value(unsigned long long *slots, unsigned long long value, unsigned lo
     SAMPLER_SET_COUNTDOWN(sampler_countdown_next_preserving());
 }
 
-_Atomic bool sampler_indirect_targets_seen;
-
-/* A call through a function pointer: its target into the hot-list, and
-   reports from now on list the loaded objects that name it.  */
-SAMPLER_EXPORT SAMPLER_PRESERVING void
-__sampler_indirect_call(unsigned long long *slots, unsigned long long target,
-                        unsigned long capacity)
-{
-    UNLESS_FIRST_VISIT_OF_THREAD(sampler_started_out_of_line_preserving);
-    if (!atomic_load_explicit(&sampler_indirect_targets_seen, memory_order_relaxed))
-        atomic_store_explicit(&sampler_indirect_targets_seen, true, memory_order_relaxed);
-    observe_value(slots, target, capacity);
-    SAMPLER_SET_COUNTDOWN(sampler_countdown_next_preserving());
-}
+const struct sampler_runtime_scheme SAMPLER_RUNTIME_SCHEME(VALUES) = { 0 };

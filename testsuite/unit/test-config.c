@@ -1,5 +1,6 @@
 /* Parsing of SAMPLER_SPARSITY, SAMPLER_SEED, SAMPLER_FILE and
-   SAMPLER_REPORT_FD, from strings (no environment, no child processes).  */
+   SAMPLER_REPORT_FD, from strings (no environment, no child processes).
+   test-settings.c tries bad values of every variable of the tables.  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,12 +10,33 @@
 
 #include "sampler-internal.h"
 
+/* A test's variables: NAME, VALUE pairs up to a NULL name (VALUE NULL:
+   unset).  */
+struct variable {
+    const char *name, *value;
+};
+
+static const char *lookup_variables(const char *name, void *context)
+{
+    for (const struct variable *variable = context; variable->name != NULL; variable++)
+        if (strcmp(variable->name, name) == 0)
+            return variable->value;
+    return NULL;
+}
+
+static int parse(const struct variable *variables, struct sampler_config *out, char *err,
+                 size_t errlen)
+{
+    return sampler_config_parse(lookup_variables, (void *)variables, out, err, errlen);
+}
+
 /* Parses a configuration where only the sampling variables are set.  */
 static int parse_sampling(const char *sparsity, const char *seed,
                           struct sampler_config *out, char *err, size_t errlen)
 {
-    const struct sampler_environment env = { .sparsity = sparsity, .seed = seed };
-    return sampler_config_parse(&env, out, err, errlen);
+    const struct variable env[] = { { "SAMPLER_SPARSITY", sparsity },
+                                    { "SAMPLER_SEED", seed }, { NULL, NULL } };
+    return parse(env, out, err, errlen);
 }
 
 struct good_case {
@@ -195,12 +217,14 @@ static const struct destination_case good_destinations[] = {
 START_TEST(test_good_destinations_parse)
 {
     const struct destination_case *c = &good_destinations[_i];
-    const struct sampler_environment env = { .sparsity = "10", .file = c->file,
-                                             .report_fd = c->report_fd };
+    const struct variable env[] = { { "SAMPLER_SPARSITY", "10" },
+                                    { "SAMPLER_FILE", c->file },
+                                    { "SAMPLER_REPORT_FD", c->report_fd },
+                                    { NULL, NULL } };
     struct sampler_config config;
     char err[512] = "untouched";
 
-    ck_assert_int_eq(sampler_config_parse(&env, &config, err, sizeof err), 0);
+    ck_assert_int_eq(parse(env, &config, err, sizeof err), 0);
     ck_assert_str_eq(err, "");
     ck_assert_int_eq(config.sparsity, 10);
     ck_assert_str_eq(config.report_file, c->expected_file);
@@ -212,13 +236,13 @@ static const char *const bad_files[] = { "%", "r%", "%x", "a-%P", "%s.report", "
 
 START_TEST(test_bad_file_is_reported_and_off)
 {
-    const struct sampler_environment env = { .sparsity = "10", .seed = "3",
-                                             .file = bad_files[_i] };
+    const struct variable env[] = { { "SAMPLER_SPARSITY", "10" }, { "SAMPLER_SEED", "3" },
+                                    { "SAMPLER_FILE", bad_files[_i] }, { NULL, NULL } };
     struct sampler_config config;
     char err[512];
     char quoted[64];
 
-    ck_assert_int_eq(sampler_config_parse(&env, &config, err, sizeof err), -1);
+    ck_assert_int_eq(parse(env, &config, err, sizeof err), -1);
     ck_assert_int_eq(config.sparsity, 0);
     ck_assert_int_eq(config.report_fd, -1);
     ck_assert_msg(strncmp(err, "sampler: ignoring SAMPLER_FILE=", 31) == 0, "%s", err);
@@ -238,47 +262,16 @@ START_TEST(test_too_long_file_is_reported)
     ck_assert_ptr_nonnull(file);
     memset(file, 'f', SAMPLER_PATH_MAX);
     file[SAMPLER_PATH_MAX] = '\0';
-    const struct sampler_environment env = { .sparsity = "10", .file = file };
-    ck_assert_int_eq(sampler_config_parse(&env, &config, err, sizeof err), -1);
+    const struct variable env[] = { { "SAMPLER_SPARSITY", "10" },
+                                    { "SAMPLER_FILE", file }, { NULL, NULL } };
+    ck_assert_int_eq(parse(env, &config, err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "SAMPLER_FILE='fff"));
     ck_assert_ptr_nonnull(strstr(err, "...'"));
 
     file[SAMPLER_PATH_MAX - 1] = '\0';
-    ck_assert_int_eq(sampler_config_parse(&env, &config, err, sizeof err), 0);
+    ck_assert_int_eq(parse(env, &config, err, sizeof err), 0);
     ck_assert_uint_eq(strlen(config.report_file), SAMPLER_PATH_MAX - 1);
     free(file);
-}
-END_TEST
-
-/* SAMPLER_SUBPATH_TRACE: unset is no trace; a path is kept as given up to
-   the room left for the thread's suffix, a longer one turns sampling off.  */
-START_TEST(test_subpath_trace)
-{
-    char *path = malloc(SAMPLER_PATH_MAX);
-    char err[512];
-    struct sampler_config config;
-
-    ck_assert_ptr_nonnull(path);
-    const struct sampler_environment unset = { .sparsity = "10" };
-    ck_assert_int_eq(sampler_config_parse(&unset, &config, err, sizeof err), 0);
-    ck_assert_str_eq(config.subpath_trace, "");
-
-    size_t longest = SAMPLER_PATH_MAX - SAMPLER_SUBPATH_TRACE_SUFFIX - 1;
-    memset(path, 't', longest);
-    path[longest] = '\0';
-    const struct sampler_environment env = { .sparsity = "10", .subpath_trace = path };
-    ck_assert_int_eq(sampler_config_parse(&env, &config, err, sizeof err), 0);
-    ck_assert_uint_eq(strlen(config.subpath_trace), longest);
-    ck_assert_int_eq(config.sparsity, 10);
-
-    path[longest] = 't';
-    path[longest + 1] = '\0';
-    ck_assert_int_eq(sampler_config_parse(&env, &config, err, sizeof err), -1);
-    ck_assert_ptr_nonnull(strstr(err, "SAMPLER_SUBPATH_TRACE='ttt"));
-    ck_assert_ptr_nonnull(strstr(err, "sampling is off"));
-    ck_assert_int_eq(config.sparsity, 0);
-    ck_assert_str_eq(config.subpath_trace, "");
-    free(path);
 }
 END_TEST
 
@@ -287,13 +280,14 @@ static const char *const bad_descriptors[] = { "-1", "+3", " 3", "3 ", "x", "3x"
 
 START_TEST(test_bad_report_fd_is_reported_and_off)
 {
-    const struct sampler_environment env = { .sparsity = "10", .file = "f",
-                                             .report_fd = bad_descriptors[_i] };
+    const struct variable env[] = { { "SAMPLER_SPARSITY", "10" }, { "SAMPLER_FILE", "f" },
+                                    { "SAMPLER_REPORT_FD", bad_descriptors[_i] },
+                                    { NULL, NULL } };
     struct sampler_config config;
     char err[512];
     char quoted[64];
 
-    ck_assert_int_eq(sampler_config_parse(&env, &config, err, sizeof err), -1);
+    ck_assert_int_eq(parse(env, &config, err, sizeof err), -1);
     ck_assert_int_eq(config.sparsity, 0);
     ck_assert_int_eq(config.report_fd, -1);
     ck_assert_msg(strncmp(err, "sampler: ignoring SAMPLER_REPORT_FD=", 36) == 0, "%s", err);
@@ -305,14 +299,15 @@ END_TEST
 
 START_TEST(test_every_bad_variable_gets_its_line)
 {
-    const struct sampler_environment env = { .sparsity = "s", .seed = "t",
-                                             .file = "%u", .report_fd = "v" };
+    const struct variable env[] = { { "SAMPLER_SPARSITY", "s" }, { "SAMPLER_SEED", "t" },
+                                    { "SAMPLER_FILE", "%u" },
+                                    { "SAMPLER_REPORT_FD", "v" }, { NULL, NULL } };
     struct sampler_config config;
     char err[2048];
     static const char *const names[] = { "SAMPLER_SPARSITY='s'", "SAMPLER_SEED='t'",
                                          "SAMPLER_FILE='%u'", "SAMPLER_REPORT_FD='v'" };
 
-    ck_assert_int_eq(sampler_config_parse(&env, &config, err, sizeof err), -1);
+    ck_assert_int_eq(parse(env, &config, err, sizeof err), -1);
     char *line = err;
     for (size_t i = 0; i < 4; i++) {
         ck_assert_ptr_nonnull(line);
@@ -377,7 +372,6 @@ Suite *config_suite(void)
     tcase_add_loop_test(destinations, test_bad_file_is_reported_and_off, 0,
                         sizeof bad_files / sizeof bad_files[0]);
     tcase_add_test(destinations, test_too_long_file_is_reported);
-    tcase_add_test(destinations, test_subpath_trace);
     tcase_add_loop_test(destinations, test_bad_report_fd_is_reported_and_off, 0,
                         sizeof bad_descriptors / sizeof bad_descriptors[0]);
     tcase_add_test(destinations, test_every_bad_variable_gets_its_line);

@@ -17,8 +17,8 @@
      path of its own that ends at an exit; a number out of range is an
      error.  */
 #include <pthread.h>
-#include <stdio.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <check.h>

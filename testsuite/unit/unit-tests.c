@@ -4,6 +4,7 @@
 #include <check.h>
 
 Suite *config_suite(void);
+Suite *settings_suite(void);
 Suite *countdown_suite(void);
 Suite *process_suite(void);
 Suite *observe_suite(void);
@@ -17,6 +18,7 @@ int main(void)
 {
     SRunner *runner = srunner_create(config_suite());
 
+    srunner_add_suite(runner, settings_suite());
     srunner_add_suite(runner, countdown_suite());
     srunner_add_suite(runner, process_suite());
     srunner_add_suite(runner, observe_suite());

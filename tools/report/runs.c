@@ -231,10 +231,8 @@ static bool collect_programs(const char *path, struct name_index *programs, char
     char *line = NULL;
     size_t line_capacity = 0;
     ssize_t got;
-    unsigned long line_number = 0;
     bool ok = true;
     while (ok && (got = getline(&line, &line_capacity, file)) >= 0) {
-        line_number++;
         if (got < 8 || memcmp(line, "program\t", 8) != 0)
             continue;
         size_t length = (size_t) got - 8;

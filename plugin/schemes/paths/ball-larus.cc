@@ -66,7 +66,7 @@ build_dag (function_state *st, path_dag &dag)
 	  if (exit_edge_p (st, e))
 	    {
 	      /* Out of an exit marker's block.  */
-	      gimple *marker = gsi_stmt (gsi_start_bb (bb));
+	      gimple *marker = gsi_stmt (gsi_after_labels (bb));
 	      gcc_assert (is_site_marker (marker));
 	      dag_edge d = { bb->index, SINK, running, count_weight (bb->count),
 			     NULL, NULL, marker, 0 };

@@ -167,7 +167,7 @@ for s in $SETS; do case $s in execute|compile|ieee) ;; *) echo "run-torture.sh: 
 BUILD=$(cd "$BUILD" 2>/dev/null && pwd) || { echo "run-torture.sh: no build directory" >&2; exit 2; }
 WRAPPER=$BUILD/bin/sampler-gcc
 [ -x "$WRAPPER" ] || { echo "run-torture.sh: $WRAPPER not found (run make)" >&2; exit 2; }
-[ -f "$BUILD/lib/sampler/sampler.so" ] || { echo "run-torture.sh: plugin not built" >&2; exit 2; }
+"$WRAPPER" -print-sampler-plugin >/dev/null || exit 2
 HERE=$TORTURE_DIR
 
 # --- the torture sources -----------------------------------------------------

@@ -44,16 +44,17 @@ def result(ok, name, detail=""):
 
 
 def plugin_of(build):
-    """The plugin of BUILD: run-cases' $PLUGIN, else where its sampler-gcc
-    says, or where make puts it for the default GCC."""
+    """The plugin of BUILD: run-cases' $PLUGIN, else the one its sampler-gcc
+    says it uses."""
     if os.environ.get("PLUGIN"):
         return os.environ["PLUGIN"]
     ask = subprocess.run([os.path.join(build, "bin", "sampler-gcc"),
                           "-print-sampler-plugin"], capture_output=True,
                          text=True)
-    if ask.returncode == 0 and ask.stdout.strip():
-        return ask.stdout.strip()
-    return os.path.join(build, "lib", "sampler", "sampler.so")
+    if ask.returncode != 0 or not ask.stdout.strip():
+        sys.exit("every-key.py: sampler-gcc -print-sampler-plugin: "
+                 + ask.stderr.strip())
+    return ask.stdout.strip()
 
 
 def read_table(scratch):

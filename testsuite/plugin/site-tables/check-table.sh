@@ -4,11 +4,13 @@
 # text, counters, signature), and carry the same table in its object's
 # section, which strip removes.  Compiled from inside the folder so that the
 # file name (and so the signature) does not depend on where the checkout is.
+# NAME.cc is C++, compiled with g++.
 . "$TOOLS/tally.sh"
+case $SRC in *.cc) compiler=g++ ;; *) compiler=gcc ;; esac
 rm -f "$T/table"
-if ! (cd "$SRCDIR" && gcc -O2 -fchecking -fplugin="$PLUGIN" "$@" \
+if ! (cd "$SRCDIR" && $compiler -O2 -fchecking -fplugin="$PLUGIN" "$@" \
         -fplugin-arg-sampler-site-table="$T/table" \
-        -c "$NAME.c" -o "$T/$NAME.o") 2>"$T/err"; then
+        -c "$(basename "$SRC")" -o "$T/$NAME.o") 2>"$T/err"; then
     fail "site table $NAME: compile" "$T/err"
 elif diff -u "$SRCDIR/$NAME.expected" "$T/table" >"$T/diff"; then
     pass "site table $NAME"

@@ -53,7 +53,7 @@ halve (double x)
 int
 main (int argc, char **argv)
 {
-  int rounds = argc > 1 ? atoi (argv[1]) : 1;
+  int rounds = atoi (argc > 1 ? argv[1] : "1");
   long total = 0;
   for (int r = 0; r < rounds; r++)
     {

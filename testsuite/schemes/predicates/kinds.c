@@ -43,7 +43,7 @@ pick (int v)
 int
 main (int argc, char **argv)
 {
-  int rounds = argc > 1 ? atoi (argv[1]) : 1;
+  int rounds = atoi (argc > 1 ? argv[1] : "1");
   long total = 0;
   int *first = &table[0];
   enum colour favourite = GREEN;

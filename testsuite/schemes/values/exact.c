@@ -5,7 +5,7 @@
      k = classify (i):                   the same, at k's site (the call
                                          site is k's: x = f () is one site)
      c = i % 3 as an enum:               RED, GREEN, BLUE x2 each
-     p = NULL for odd i, else 0x1000:    0x0 x3, 0x1000 x3
+     p = NULL for odd i, else 0x1000:    0x0 x3, 0x1000 x3 (no ?: nor * !: a site per arm from GCC 15)
      u = i * 1000u:                      0, 1000, ..., 5000 x1 each
      sink += classify (i):               classify's own site: 10 x2, -1 x4
    and i itself: 0 (its start) and 1..6 (its increments) x1 each.  */
@@ -26,7 +26,7 @@ static void __attribute__((noinline)) work(void)
     for (int i = 0; i < 6; i++) {
         int k = classify(i);
         enum colour c = (enum colour)(i % 3);
-        const char *p = (i & 1) ? NULL : (const char *)(uintptr_t)0x1000;
+        const char *p = (const char *)(uintptr_t[]){ 0x1000, 0 }[i & 1];
         unsigned u = (unsigned)i * 1000u;
         sink += classify(i);
         sink += k + c + (p != NULL) + u;

@@ -28,55 +28,21 @@
    (a concise sample of both threads' subpaths).  Reports write every
    list.
 
-   SAMPLER_SUBPATH_TRACE=PATH is the exact measure the lists are checked
-   against: each thread writes every block it visits, from its first
-   sampled one (at SAMPLER_SPARSITY=1, its first), to PATH.<tid>, as the
-   report names blocks (unit ordinal and site, 32 bits each).  The thread
-   records all the time, and keeps its list as it would without the
-   trace, so that one run gives both.
+   SAMPLER_SUBPATH_TRACE=PATH writes every block a thread visits, the
+   exact measure the lists are checked against (trace.c); reports write
+   every list (records.c).
 
    Everything called from the sample function is integer code, callable
    from SAMPLER_PRESERVING code; the list is made (mmap) and the trace
    written through sampler_call_saving_vectors.  */
-#include <fcntl.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
-#include "hot-list.h"
+#include "subpaths.h"
 
-struct subpath_spelling {
-    uint32_t offset;  /* in the pool */
-    uint32_t length;  /* blocks; 0: none */
-};
-
-struct sampler_subpath_list {
-    struct sampler_subpath_list *next;  /* every list made, newest first */
-    atomic_int owned;                   /* a live thread adds to it */
-    unsigned max_log2;
-    bool all_lengths;
-    bool busy;                          /* the runtime is updating it */
-    size_t bytes;                       /* mapped */
-    unsigned long ring_size;            /* 2^max_log2 */
-    unsigned long capacity;             /* hot-list entries */
-    unsigned long pool_size;            /* words */
-    unsigned long pool_used;
-    unsigned long long dropped;
-    unsigned long long position;        /* blocks recorded so far */
-    unsigned long pending;              /* subpaths started, not finished */
-    unsigned long long *ring;           /* the last ring_size blocks recorded */
-    uint16_t *ends;                     /* per ring position: bit n, a subpath
-                                           of 2^n blocks ends there */
-    unsigned long long *slots;          /* the hot-list: 3 + 2 capacity */
-    struct subpath_spelling *spelling;  /* per entry */
-    uint32_t *order;                    /* scratch for compaction */
-    unsigned long long *pool;           /* the entries' blocks */
-};
-
-static _Atomic(struct sampler_subpath_list *) all_lists;
+_Atomic(struct sampler_subpath_list *) sampler_subpath_lists;
 static __thread struct sampler_subpath_list *thread_list
     __attribute__((tls_model("initial-exec")));
 /* The thread could not have a list (no memory, or too little): it stops
@@ -140,19 +106,19 @@ static bool lay_out(struct sampler_subpath_list *list, char *base, size_t bytes,
    or a new one.  As a long for sampler_call_saving_vectors.  */
 static long make_thread_list(void)
 {
-    const struct sampler_config *config = sampler_config_get();
-    unsigned max_log2 = config->subpath_max_log2 != 0 ? config->subpath_max_log2
-                                                       : wanted_max_log2;
-    bool all_lengths = config->subpath_all_lengths;
+    const struct subpath_settings *settings = &sampler_subpath_settings;
+    (void)sampler_config_get();
+    unsigned max_log2 = settings->max_log2 != 0 ? settings->max_log2 : wanted_max_log2;
+    bool all_lengths = settings->all_lengths;
 
-    for (struct sampler_subpath_list *list = atomic_load(&all_lists); list != NULL;
+    for (struct sampler_subpath_list *list = atomic_load(&sampler_subpath_lists); list != NULL;
          list = list->next) {
         int free_list = 0;
         if (list->max_log2 == max_log2 && list->all_lengths == all_lengths
             && atomic_compare_exchange_strong(&list->owned, &free_list, 1))
             return (long)(uintptr_t)list;
     }
-    size_t bytes = config->subpath_memory;
+    size_t bytes = settings->memory;
     void *base = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
                       -1, 0);
     if (base == MAP_FAILED)
@@ -168,10 +134,10 @@ static long make_thread_list(void)
         return 0;
     }
     atomic_store(&list->owned, 1);
-    struct sampler_subpath_list *head = atomic_load(&all_lists);
+    struct sampler_subpath_list *head = atomic_load(&sampler_subpath_lists);
     do
         list->next = head;
-    while (!atomic_compare_exchange_weak(&all_lists, &head, list));
+    while (!atomic_compare_exchange_weak(&sampler_subpath_lists, &head, list));
     return (long)(uintptr_t)list;
 }
 
@@ -324,133 +290,6 @@ static inline SAMPLER_PRESERVING void append(struct sampler_subpath_list *list,
     list->position++;
 }
 
-/* ---- The trace (SAMPLER_SUBPATH_TRACE) ---------------------------------- */
-
-/* Blocks buffered before a write, and the entries of the cache of their
-   names.  */
-#define TRACE_BUFFER_BLOCKS 65536
-#define TRACE_CACHE_ENTRIES 4096
-/* A block no unit owns (registered after the report's units, or gone).  */
-#define TRACE_UNKNOWN_BLOCK UINT64_MAX
-
-struct trace_cache_entry {
-    unsigned long long block;  /* counters' address; 0: empty */
-    unsigned long long name;   /* ordinal << 32 | site */
-};
-
-/* 0: not known yet; 1: the thread traces; -1: it does not.  */
-static __thread signed char trace_mode __attribute__((tls_model("initial-exec")));
-static __thread bool trace_busy __attribute__((tls_model("initial-exec")));
-static __thread int trace_fd __attribute__((tls_model("initial-exec")));
-static __thread unsigned trace_used __attribute__((tls_model("initial-exec")));
-static __thread unsigned long long *trace_buffer __attribute__((tls_model("initial-exec")));
-
-static struct trace_cache_entry *trace_cache(void)
-{
-    return (struct trace_cache_entry *)(trace_buffer + TRACE_BUFFER_BLOCKS);
-}
-
-/* Names the buffered blocks and writes them.  */
-static long write_trace(void)
-{
-    struct trace_cache_entry *cache = trace_cache();
-
-    for (unsigned i = 0; i < trace_used; i++) {
-        unsigned long long block = trace_buffer[i];
-        struct trace_cache_entry *entry
-            = &cache[(block >> 3) & (TRACE_CACHE_ENTRIES - 1)];
-        if (entry->block != block) {
-            unsigned long ordinal;
-            unsigned site;
-            entry->block = block;
-            entry->name = sampler_units_find_counter(
-                              (const unsigned long long *)(uintptr_t)block, &ordinal, &site)
-                              && ordinal <= UINT32_MAX
-                          ? (unsigned long long)ordinal << 32 | site
-                          : TRACE_UNKNOWN_BLOCK;
-        }
-        trace_buffer[i] = entry->name;
-    }
-    const char *bytes = (const char *)trace_buffer;
-    size_t left = trace_used * sizeof *trace_buffer;
-    while (left > 0) {
-        ssize_t written = write(trace_fd, bytes, left);
-        if (written <= 0) {
-            sampler_warn("sampler: cannot write the subpath trace (SAMPLER_SUBPATH_TRACE): "
-                         "it stops here");
-            close(trace_fd);
-            trace_mode = -1;
-            break;
-        }
-        bytes += written;
-        left -= (size_t)written;
-    }
-    trace_used = 0;
-    return 0;
-}
-
-static void write_trace_at_exit(void)
-{
-    if (trace_mode > 0 && !trace_busy)
-        (void)write_trace();
-}
-
-/* 1 if the calling thread is to trace (its file opened), else -1.  */
-static long open_trace(void)
-{
-    const struct sampler_config *config = sampler_config_get();
-    /* The setting is shorter than SAMPLER_PATH_MAX - SAMPLER_SUBPATH_TRACE_SUFFIX.  */
-    char path[SAMPLER_PATH_MAX + SAMPLER_SUBPATH_TRACE_SUFFIX];
-    static atomic_bool exit_hook;
-
-    if (config->subpath_trace[0] == '\0')
-        return -1;
-    if (trace_buffer == NULL) {
-        size_t bytes = TRACE_BUFFER_BLOCKS * sizeof *trace_buffer
-                       + TRACE_CACHE_ENTRIES * sizeof(struct trace_cache_entry);
-        void *base = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (base == MAP_FAILED)
-            return -1;
-        trace_buffer = base;
-    }
-    memset(trace_cache(), 0, TRACE_CACHE_ENTRIES * sizeof(struct trace_cache_entry));
-    snprintf(path, sizeof path, "%s.%ld", config->subpath_trace, (long)gettid());
-    trace_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (trace_fd < 0) {
-        sampler_warn("sampler: cannot create the subpath trace (SAMPLER_SUBPATH_TRACE): "
-                     "no trace");
-        return -1;
-    }
-    trace_used = 0;
-    /* The thread that exits the process writes what it buffered; the
-       others do when they exit (sampler_subpaths_cut).  */
-    if (!atomic_exchange(&exit_hook, true))
-        (void)atexit(write_trace_at_exit);
-    return 1;
-}
-
-static inline SAMPLER_PRESERVING long call_saving_vectors(long (*fn)(void))
-{
-#if defined(__x86_64__)
-    return sampler_call_saving_vectors(fn);
-#else
-    return fn();
-#endif
-}
-
-/* Appends COUNTERS's block to the trace.  */
-static inline SAMPLER_PRESERVING void trace_block(unsigned long long *counters)
-{
-    if (!trace_busy) {
-        trace_busy = true;
-        trace_buffer[trace_used++] = (unsigned long long)(uintptr_t)counters;
-        if (trace_used == TRACE_BUFFER_BLOCKS)
-            (void)call_saving_vectors(write_trace);
-        trace_busy = false;
-    }
-}
-
 /* The visit of __sampler_subpath_block but for its common case: it
    starts or ends a subpath, is traced, or is the thread's first.  Out of
    line, so that the common case saves fewer registers (a preserving
@@ -458,13 +297,8 @@ static inline SAMPLER_PRESERVING void trace_block(unsigned long long *counters)
 static __attribute__((noinline)) SAMPLER_PRESERVING void
 block_visit(unsigned long long *counters, unsigned long max_log2, long c)
 {
-    if (__builtin_expect(trace_mode == 0, 0) && !trace_busy) {
-        trace_busy = true;
-        trace_mode = (signed char)call_saving_vectors(open_trace);
-        trace_busy = false;
-    }
-    if (trace_mode > 0)
-        trace_block(counters);
+    if (sampler_subpath_trace_mode >= 0)
+        sampler_subpath_trace_visit(counters);
     struct sampler_subpath_list *list = thread_list;
     /* A signal handler that interrupted an update of the list: its blocks
        are not recorded, and start nothing.  */
@@ -472,7 +306,7 @@ block_visit(unsigned long long *counters, unsigned long max_log2, long c)
     if (c <= 0) {
         bump(counters, 0);
         if (list == NULL && !thread_without_list) {
-            wanted_max_log2 = max_log2 >= 1 && max_log2 <= SAMPLER_SUBPATH_MAX_LOG2
+            wanted_max_log2 = max_log2 >= 1 && max_log2 <= SUBPATH_MAX_LOG2
                                   ? (unsigned)max_log2 : 8;
 #if defined(__x86_64__)
             list = (struct sampler_subpath_list *)(uintptr_t)
@@ -492,7 +326,7 @@ block_visit(unsigned long long *counters, unsigned long max_log2, long c)
         append(list, (unsigned long long)(uintptr_t)counters);
         list->busy = false;
     }
-    if ((list != NULL && list->pending > 0) || trace_mode > 0) {
+    if ((list != NULL && list->pending > 0) || sampler_subpath_trace_mode > 0) {
         sampler_held_countdown = c;
         SAMPLER_COUNTDOWN = 0;
     } else {
@@ -521,7 +355,7 @@ __sampler_subpath_block(unsigned long long *counters, unsigned long max_log2)
        not sampled, no subpath ends at it, and the thread does not trace;
        it is appended to the ring, and the thread goes on recording.  */
     struct sampler_subpath_list *list = thread_list;
-    if (c > 0 && trace_mode < 0 && list != NULL && !list->busy && list->pending > 0) {
+    if (c > 0 && sampler_subpath_trace_mode < 0 && list != NULL && !list->busy && list->pending > 0) {
         unsigned long at = (unsigned long)(list->position & (list->ring_size - 1));
         if (list->ends[at] == 0) {
             /* A signal handler sees the list busy while it changes.  */
@@ -539,7 +373,7 @@ __sampler_subpath_block(unsigned long long *counters, unsigned long max_log2)
     block_visit(counters, max_log2, c);
 }
 
-/* ---- Cuts, fork, reset -------------------------------------------------- */
+/* ---- Thread exit, fork, reset ---------------------------------------------- */
 
 static void empty_recording(struct sampler_subpath_list *list)
 {
@@ -547,15 +381,14 @@ static void empty_recording(struct sampler_subpath_list *list)
     list->pending = 0;
 }
 
-void sampler_subpaths_cut(void)
+/* The calling thread stops recording (its pending subpaths are cut) and
+   gives its countdown back to instrumented code; its list is free for
+   the next thread.  */
+static void cut_thread(void)
 {
     struct sampler_subpath_list *list = thread_list;
 
-    if (trace_mode > 0) {
-        (void)write_trace();
-        close(trace_fd);
-        trace_mode = -1;
-    }
+    sampler_subpath_trace_end();
     if (list != NULL) {
         empty_recording(list);
         thread_list = NULL;
@@ -575,16 +408,12 @@ static void empty_list(struct sampler_subpath_list *list)
     list->dropped = 0;
 }
 
-void sampler_subpaths_fork_child(void)
+/* In the child: the calling thread's recording is cut and every list
+   emptied; the other threads' lists are free for new threads.  */
+static void fork_child(void)
 {
-    /* The parent writes what was buffered; the child traces to a file of
-       its own.  */
-    if (trace_mode > 0) {
-        close(trace_fd);
-        trace_used = 0;
-        trace_mode = 0;
-    }
-    for (struct sampler_subpath_list *list = atomic_load(&all_lists); list != NULL;
+    sampler_subpath_trace_fork_child();
+    for (struct sampler_subpath_list *list = atomic_load(&sampler_subpath_lists); list != NULL;
          list = list->next) {
         empty_recording(list);
         empty_list(list);
@@ -598,9 +427,10 @@ void sampler_subpaths_fork_child(void)
     }
 }
 
-void sampler_subpaths_zero(void)
+/* Every list emptied.  */
+static void reset(void)
 {
-    for (struct sampler_subpath_list *list = atomic_load(&all_lists); list != NULL;
+    for (struct sampler_subpath_list *list = atomic_load(&sampler_subpath_lists); list != NULL;
          list = list->next) {
         /* Other threads may be updating their lists: empty the counts and
            tau the way the hot-list writes them; the pool is compacted as
@@ -612,42 +442,56 @@ void sampler_subpaths_zero(void)
     }
 }
 
-/* ---- What reports read -------------------------------------------------- */
+/* ---- The scheme's variables and hooks ------------------------------------ */
 
-void sampler_subpath_lists_visit(void (*visit)(const struct sampler_subpath_list *list,
-                                               void *context),
-                                 void *context)
-{
-    for (struct sampler_subpath_list *list = atomic_load(&all_lists); list != NULL;
-         list = list->next)
-        if (HOT_LOAD(list->slots, HOT_SAMPLED) > 0)
-            visit(list, context);
-}
+struct subpath_settings sampler_subpath_settings;
 
-void sampler_subpath_list_figures(const struct sampler_subpath_list *list,
-                                  struct sampler_subpath_figures *figures)
-{
-    figures->max_log2 = list->max_log2;
-    figures->all_lengths = list->all_lengths;
-    figures->offered = HOT_LOAD(list->slots, HOT_SAMPLED);
-    figures->tau_log2 = HOT_LOAD(list->slots, HOT_TAU_LOG2);
-    figures->dropped = list->dropped;
-    figures->capacity = list->capacity;
-}
+static const struct sampler_setting settings[] = {
+    {
+        .name = "SAMPLER_SUBPATH_MEMORY", .kind = SAMPLER_SETTING_NUMBER,
+        .min = SUBPATH_MEMORY_MIN, .max = SUBPATH_MEMORY_MAX,
+        .what = "a number of bytes", .default_number = SUBPATH_MEMORY_DEFAULT,
+        SAMPLER_SETTING_MEMBER(struct subpath_settings, memory),
+        .help = "the bytes of each recording thread's subpath state",
+        .unset = "65536",
+    },
+    {
+        .name = "SAMPLER_SUBPATH_MAX", .kind = SAMPLER_SETTING_POWER_OF_TWO,
+        .min = 2, .max = 1UL << SUBPATH_MAX_LOG2, .what = "a power of two",
+        SAMPLER_SETTING_MEMBER(struct subpath_settings, max_log2),
+        .help = "the longest subpath, in blocks",
+        .unset = "the plugin's `subpath-max`",
+    },
+    {
+        .name = "SAMPLER_SUBPATH_LENGTHS", .kind = SAMPLER_SETTING_CHOICE,
+        .choices = (const struct sampler_setting_choice[]) {
+            { "osp", "2^n with probability 2^-n" },
+            { "all", "every length from each start" },
+            { NULL, NULL },
+        },
+        SAMPLER_SETTING_MEMBER(struct subpath_settings, all_lengths),
+        .help = "which subpaths a sampled block starts; `all` is exact mode",
+        .unset = "`osp`",
+    },
+    {
+        .name = "SAMPLER_SUBPATH_TRACE", .kind = SAMPLER_SETTING_PATH,
+        .max = SAMPLER_PATH_MAX - SUBPATH_TRACE_SUFFIX,
+        SAMPLER_SETTING_MEMBER(struct subpath_settings, trace),
+        .help = "each thread also writes every block it visits (from its first "
+                "sample) to `PATH.<tid>`, 8 bytes a visit",
+        .unset = "no trace",
+    },
+};
 
-const unsigned long long *sampler_subpath_entry(const struct sampler_subpath_list *list,
-                                                unsigned long i,
-                                                unsigned long long *count,
-                                                unsigned long *length)
-{
-    if (i >= list->capacity)
-        return NULL;
-    *count = HOT_LOAD(list->slots, HOT_COUNT(i));
-    struct subpath_spelling spelling = list->spelling[i];
-    if (*count == 0 || spelling.length < 2
-        || spelling.length > list->ring_size
-        || (unsigned long)spelling.offset + spelling.length > list->pool_size)
-        return NULL;
-    *length = spelling.length;
-    return &list->pool[spelling.offset];
-}
+static const struct sampler_settings settings_table = {
+    settings, sizeof settings / sizeof settings[0],
+};
+
+const struct sampler_runtime_scheme SAMPLER_RUNTIME_SCHEME(SUBPATHS) = {
+    .settings = &settings_table,
+    .settings_values = &sampler_subpath_settings,
+    .thread_exit = cut_thread,
+    .fork_child = fork_child,
+    .reset = reset,
+    .report_tail = sampler_subpath_records,
+};
