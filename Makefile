@@ -354,7 +354,7 @@ $(SETTINGS_TABLE): testsuite/tools/settings-table.c $(RUNTIME_HDRS) $(LIBA)
 	$(CC) $(CFLAGS_COMMON) -Iruntime -Iinclude -o $@ $< $(LIBA) -lm -pthread
 
 check-docs: all $(SETTINGS_TABLE)
-	testsuite/plugin/arguments/check-readme-table.sh $(abspath $(B)) README.md
+	testsuite/plugin/arguments/check-readme-table.sh $(abspath $(B)) docs/reference.md
 	testsuite/tools/check-doc-tables.sh env $(abspath $(B))
 
 # The example of Liblit et al. (PLDI 2003), built with the wrapper and run at three sparsities.

@@ -1,7 +1,7 @@
 /* The runtime's environment variables as tables: one line per variable
    with its name, its kind and range, its default and what it does, which
    drive the parsing, the warnings for bad values, the bad-input test
-   (testsuite/unit/test-settings.c) and README's table
+   (testsuite/unit/test-settings.c) and docs/reference.md's table
    (testsuite/tools/check-doc-tables.sh env).
 
    The process's own variables are config.c's table, into struct
@@ -56,7 +56,7 @@ struct sampler_setting {
     size_t offset, size;
     bool has_given;
     size_t given;
-    /* README: what the variable does, and what unset means (for NUMBER
+    /* docs/reference.md: what the variable does, and what unset means (for NUMBER
        with ZERO: 0's meaning says it).  */
     const char *help;
     const char *unset;

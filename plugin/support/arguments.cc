@@ -6,9 +6,9 @@
    strictly with it (every bad argument is an error naming the argument
    and what it accepts), then reads the files the arguments name (rates,
    interesting paths); sampler_help renders the table as the help, or as
-   the README's markdown table (help=markdown).
+   docs/reference.md's markdown table (help=markdown).
 
-   Why one table: the parser, the help, the README and the bad-input test
+   Why one table: the parser, the help, docs/reference.md and the bad-input test
    (testsuite/plugin/arguments/) cannot disagree.  */
 
 #include "schemes.h"
@@ -519,7 +519,7 @@ parse_arguments (struct plugin_name_args *info)
 }
 
 /* ---------------------------------------------------------------------
-   The help, and the README's table.  */
+   The help, and docs/reference.md's table.  */
 
 /* ARG as the help names it: KEY, KEY=VALUE or KEY[=VALUE] (for the
    README, in backquotes, with `|' escaped).  */

@@ -3,7 +3,7 @@
 # Checks that a table of the documentation is the one its source
 # generates, or prints the generated table (--print) to paste in.
 #
-#   env   README.md's table of environment variables (the table under
+#   env   docs/reference.md's table of environment variables (the table under
 #         `| variable | meaning |'), from the runtime's settings tables
 #         (runtime/settings.h), printed by BUILD_DIR/testsuite/tools/
 #         settings-table (`make check-docs' builds it)
@@ -19,7 +19,7 @@ trap 'rm -rf "$scratch"' EXIT
 
 case $kind in
     env)
-        file=README.md
+        file=docs/reference.md
         header='| variable | meaning |'
         "$build/testsuite/tools/settings-table" >"$scratch/generated" ;;
     *)

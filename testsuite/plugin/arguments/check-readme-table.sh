@@ -1,6 +1,6 @@
 #!/bin/sh
 # check-readme-table.sh BUILD [DOC]: the table of plugin arguments in DOC
-# (default README.md: the lines from `| argument | meaning |' to the end of
+# (default docs/reference.md: the lines from `| argument | meaning |' to the end of
 # the table) must be the plugin's own, which its table of arguments
 # (plugin/arguments.def) generates: -fplugin-arg-sampler-help=markdown.
 # Prints the difference and exits 1 when they differ.
@@ -8,7 +8,7 @@ set -eu
 usage="usage: check-readme-table.sh BUILD [DOC]"
 build=$(cd "${1:?$usage}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
-doc=${2:-$here/../../../README.md}
+doc=${2:-$here/../../../docs/reference.md}
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/sampler-docs.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 # The plugin: where sampler-gcc says, or where make puts it for the
