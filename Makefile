@@ -236,7 +236,7 @@ RUN_CASES := testsuite/tools/run-cases -j $(CHECK_JOBS) --build $(abspath $(B))
 # tool's folders come first: runtime/ has headers of the same names
 # (schemes.h, output.h), and the tool's sources mean their own.
 TEST_REPORT_DIRS := $(sort tools/report $(patsubst %/,%,$(dir $(wildcard tools/report/*.h \
-                      tools/report/*/*.h))))
+                      tools/report/*/*.h tools/report/*/*/*.h))))
 TEST_RUNTIME_DIRS := $(sort runtime $(patsubst %/,%,$(dir $(wildcard runtime/*.h runtime/*/*.h \
                        runtime/*/*/*.h runtime/*.def runtime/*/*.def))))
 TEST_INCLUDES := $(addprefix -I,$(TEST_REPORT_DIRS) tools/collect $(TEST_RUNTIME_DIRS))
