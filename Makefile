@@ -45,15 +45,18 @@ PLUGIN_SRCS  := $(wildcard plugin/*/*.cc plugin/schemes/*/*.cc)
 PLUGIN_HDRS  := $(wildcard plugin/*.h plugin/*.def plugin/*/*.h plugin/schemes/*/*.h)
 PLUGIN_OBJS  := $(PLUGIN_SRCS:plugin/%.cc=$(B)/obj/plugin-gcc-$(GCC_MAJOR)/%.o)
 
-REPORT_SRCS := $(wildcard tools/report/*.c tools/report/schemes/*.c)
-REPORT_HDRS := $(wildcard tools/report/*.h tools/report/schemes/*.h)
+# sampler-report's sources, in folders by the stage of the pipeline they
+# serve (tools/report/main.c says which); includes name their folder, so
+# -Itools/report is the one include path of its own.
+REPORT_SRCS := $(wildcard tools/report/*.c tools/report/*/*.c tools/report/*/*/*.c)
+REPORT_HDRS := $(wildcard tools/report/*.h tools/report/*/*.h tools/report/*/*/*.h)
 REPORT_TOOL := $(B)/bin/sampler-report
 
 # sampler-report's sources but main.c, as objects that other tools link
 # with (the collector reads reports with the report tool's own reader).
 REPORT_LIB_SRCS := $(filter-out tools/report/main.c,$(REPORT_SRCS))
 REPORT_OBJS := $(REPORT_LIB_SRCS:tools/report/%.c=$(B)/obj/report/%.o)
-# sampler-report --store reads the collector's store (tools/report/
+# sampler-report --store reads the collector's store (tools/report/input/
 # store-input.c) through the collector's store layer: libpq, SQLite, zlib.
 STORE_SRCS := tools/collect/store.c tools/collect/store-postgresql.c tools/collect/store-sqlite.c \
               tools/collect/inflate.c

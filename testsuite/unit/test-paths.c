@@ -1,6 +1,6 @@
 /* Path profiles (the paths scheme): the runtime's table of path counts
    (__sampler_observe_path, runtime/schemes/paths.c) and sampler-report's
-   merge and decoding of them (tools/report/pathtable.c).
+   merge and decoding of them (tools/report/schemes/paths/pathtable.c).
 
    - array: path P counts in pair P;
    - hash: as many distinct paths as pairs all count exactly; one more is

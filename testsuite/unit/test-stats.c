@@ -1,5 +1,5 @@
-/* The statistics of sampler-report rank (tools/report/stats.c) and its
-   elimination engine (isolate.c), on counts and runs made by hand, with
+/* The statistics of sampler-report rank (tools/report/statistics/stats.c)
+   and its elimination engine (isolate.c), on counts and runs made by hand, with
    the expected numbers derived in the comments (z = 1.959963984540054, the
    two-sided critical value at 95%), and Increase's bound checked against
    GSL's normal and binomial distributions.  */

@@ -1,6 +1,6 @@
 /* Hot-lists of the values scheme: the runtime's update
    (__sampler_observe_value) and sampler-report's reading, merging and
-   intervals (tools/report/hotlist.c), with fixed seeds.
+   intervals (tools/report/schemes/values/hotlist.c), with fixed seeds.
 
    - exact: K at least the number of distinct values, every visit
      observed: the counts are the stream's, tau stays 1;

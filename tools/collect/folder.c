@@ -7,10 +7,10 @@
 #include <time.h>
 
 #include "inflate.h"
-#include "schemes.h"
-#include "run-adder.h"
+#include "schemes/registry.h"
+#include "combining/run-adder.h"
 #include "sql-files.h"
-#include "sqltables.h"
+#include "output/sql-tables.h"
 #include "text.h"
 
 /* One queued run, as read from the store.  */

@@ -20,9 +20,9 @@
 #include <stdbool.h>
 
 #include "releases.h"
-#include "run-adder.h"
+#include "combining/run-adder.h"
 #include "store.h"
-#include "symbols.h"
+#include "input/symbols.h"
 
 struct release_adder {
     struct release *release;

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "util.h"
+#include "support/util.h"
 
 /* Inflates the gzip stream DATA (SIZE bytes) into OUT, at most MAX bytes;
    false with D saying why when it is damaged, has data after its end or

@@ -11,10 +11,11 @@
 #include <time.h>
 
 #include "http.h"
-#include "predicates.h"
+#include "output/formats.h"
+#include "output/ranking.h"
 #include "ranking-page.h"
 #include "sql-files.h"
-#include "textout.h"
+#include "statistics/predicates.h"
 
 struct pages {
     struct service *service;
@@ -367,7 +368,7 @@ static enum MHD_Result ranking_page(struct service *service, struct MHD_Connecti
     char *text;
     size_t size;
     FILE *out = open_memstream(&text, &size);
-    write_ranking_html(out, &ranking, NULL, 0);
+    write_ranking_html(out, &ranking, &(struct source_dirs) { 0 });
     fclose(out);
     ranking_page_free(&ranking);
     enum MHD_Result result = http_send(connection, 200, "text/html; charset=utf-8", text, size,

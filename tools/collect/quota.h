@@ -7,7 +7,7 @@
 #include <pthread.h>
 #include <stddef.h>
 
-#include "util.h"
+#include "support/util.h"
 
 struct quota_bucket {
     char *name;

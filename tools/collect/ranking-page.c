@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "predicates.h"
+#include "statistics/predicates.h"
 
 /* rank's defaults (sampler-report rank --help).  */
 #define CONFIDENCE 0.95

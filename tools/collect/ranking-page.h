@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "rank.h"
+#include "statistics/ranking.h"
 #include "releases.h"
 #include "store.h"
 

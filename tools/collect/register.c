@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "elfsection.h"
+#include "input/elf-section.h"
 #include "release.h"
 #include "sql-files.h"
 

@@ -15,10 +15,10 @@
 #include <stddef.h>
 #include <time.h>
 
-#include "labels.h"
-#include "rank.h"
-#include "sitetable.h"
-#include "sqltables.h"
+#include "input/labels.h"
+#include "statistics/ranking.h"
+#include "input/site-table.h"
+#include "output/sql-tables.h"
 #include "store.h"
 
 struct release {

@@ -14,8 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "sqltables.h"
-#include "util.h"
+#include "output/sql-tables.h"
+#include "support/util.h"
 
 enum store_engine { STORE_SQLITE, STORE_POSTGRESQL };
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "support/util.h"
 
 /* The length of the well-formed sequence at P, or 0.  */
 static size_t sequence_length(const unsigned char *p)

@@ -7,7 +7,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "schemes.h"
+#include "schemes/registry.h"
+#include "schemes/subpaths/subpath-records.h"
 
 /* Inflated text grows by at least this much at a time.  */
 enum { TEXT_STEP = 64 * 1024 };
@@ -142,13 +143,14 @@ static bool check_units(struct upload *upload)
             ok = upload_answer(upload, 422, 0, "the report does not fit release %s's site "
                                "tables: %s", upload->release->name, d.message);
     }
-    for (size_t l = 0; ok && l < report->n_subpath_lists; l++) {
-        const struct subpath_list *list = &report->subpath_lists[l];
+    const struct subpath_lists *lists = subpath_lists_of(report);
+    for (size_t l = 0; ok && lists && l < lists->n_lists; l++) {
+        const struct subpath_list *list = &lists->lists[l];
         for (size_t e = 0; ok && e < list->n_entries; e++) {
             const struct subpath_entry *entry = &list->entries[e];
             for (unsigned b = 0; ok && b < entry->length; b++) {
                 const struct subpath_block *block = &entry->blocks[b];
-                if (tables[block->unit]->sites[block->site].scheme != SAMPLER_SCHEME_SUBPATHS)
+                if (!site_is_subpath_block(&tables[block->unit]->sites[block->site]))
                     ok = upload_answer(upload, 422, 0, "line %lu: subpath block %u:%u is not "
                                        "a block of release %s's site tables",
                                        entry->line_number, block->unit, block->site,

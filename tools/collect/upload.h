@@ -16,8 +16,8 @@
 #include <zlib.h>
 
 #include "releases.h"
-#include "report.h"
-#include "util.h"
+#include "input/report-reader.h"
+#include "support/util.h"
 
 /* The memory all uploads may hold at once (compressed bodies and
    inflated reports): past it, an upload is answered 503.  */

@@ -7,7 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "schemes.h"
+#include "schemes/registry.h"
 
 /* Seconds a client is asked to wait when the store cannot take reports.  */
 enum { STORE_RETRY_AFTER = 10 };

@@ -1,11 +1,35 @@
 /* sampler-report: reads the reports that programs built with the sampler
-   plugin write, with the site tables from their binaries.  */
+   plugin write, with the site tables from their binaries.
+
+   The sources are in folders in the order the data flows through them:
+
+     input/       reading: the record format, reports (report-reader.c),
+                  runs one at a time from reports and aggregates
+                  (run-stream.c), site tables from files and ELF sections,
+                  symbols, label files and failure rules
+     combining/   a unit's occurrences added up by merge kind
+                  (unit-totals.c); a command's runs, their site tables
+                  loaded, walked one at a time (run-set.c)
+     statistics/  the predicates of a site, CBI's scores, elimination, the
+                  ranking
+     output/      formats (text tables, CSV, JSON lines, HTML), whole-or-
+                  nothing files, show's rows, the ranking's text and page,
+                  aggregates, the SQL schema's rows, source files for pages
+     commands/    the runner every command goes through (command.c), and
+                  show, merge, rank, export and rates
+     schemes/     what sampler-report knows of each scheme of the registry
+                  (runtime/schemes.def), one slot per scheme: registry.c,
+                  a file per predicate scheme, a folder per profile scheme
+                  (values/, paths/, subpaths/: their data and command)
+     support/     diagnostics, allocation, buffers, progress lines
+
+   An include names its folder: "input/report-reader.h".  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "command.h"
-#include "util.h"
+#include "commands/command.h"
+#include "support/util.h"
 
 static const struct command *const commands[] = {
     &show_command,
@@ -57,7 +81,7 @@ static void print_help(FILE *out)
     fputs("  help [COMMAND]\n"
           "      Show this help, or a command's.\n", out);
     for (int i = 0; i < N_COMMANDS; i++)
-        fprintf(out, "\n%s options:\n%s", commands[i]->name, commands[i]->options);
+        fprintf(out, "\n%s options:\n%s", commands[i]->name, commands[i]->options_help);
     fputs("\nExit status: 0 success; 1 output written, but some units had no site table;\n"
           "2 bad input or usage.\n", out);
 }
@@ -100,7 +124,7 @@ int main(int argc, char **argv)
         return help(argc - 1, argv + 1);
     const struct command *command = find_command(name);
     if (command)
-        return command->run(command, argc - 1, argv + 1);
+        return command_run(command, argc - 1, argv + 1);
     if (name[0] == '-')
         return usage_error("unknown option '%s'", name);
     return usage_error("unknown command '%s'", name);

@@ -13,7 +13,7 @@
 --                    the totals fold-totals.sql keeps
 --   batch_*          what a fold's batch adds to those totals
 --
--- Arithmetic follows tools/report/stats.c operation for operation, so
+-- Arithmetic follows tools/report/statistics/stats.c operation for operation, so
 -- that every engine computes the same doubles as rank.
 
 INSERT INTO fold_state (batch) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM fold_state);
@@ -146,7 +146,7 @@ JOIN sites si ON si.release = p.release AND si.site = p.site;
 
 -- How many visits one sample of a site stands for in a run: its sparsity
 -- for a site of default weight; 1 / (1 - (1 - 1 / (sparsity * unit))^weight)
--- for a weighted one (tools/report/sitetable.c, site_visits_per_sample);
+-- for a weighted one (tools/report/input/site-table.c, site_visits_per_sample);
 -- NULL when the site was off.
 CREATE VIEW run_site_rates AS
 SELECT r.release, r.run, si.site,
@@ -165,7 +165,7 @@ FROM runs r JOIN sites si ON si.release = r.release;
 -- for c * tau visits; the combined estimate of a value is the sum over
 -- runs (hot_value_totals, folded by fold-totals.sql with the site's
 -- visits and largest tau in hot_site_totals).  `values' combines lists by
--- thinning them to the larger tau by coin tosses (tools/report/hotlist.c),
+-- thinning them to the larger tau by coin tosses (tools/report/schemes/values/hotlist.c),
 -- which has the same expectation; where no thinning happened (every run's
 -- list of the site had the same tau and the site took no more distinct
 -- values than its capacity) the two agree exactly.  A value's count is its

@@ -37,7 +37,7 @@ static int merge(const char *input, const char *output)
 {
     char *argv[] = { "merge", (char *) input, "--sites", no_tables.path, "-o", (char *) output,
                      NULL };
-    return merge_command.run(&merge_command, 6, argv);
+    return command_run(&merge_command, 6, argv);
 }
 
 static char *read_all(const char *path, size_t *size)

@@ -6,8 +6,8 @@
    address.  */
 #include "fuzz-input.h"
 
-#include "sitetable.h"
-#include "symbols.h"
+#include "input/site-table.h"
+#include "input/symbols.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -13,9 +13,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "command.h"
-#include "sitetable.h"
-#include "textout.h"
+#include "commands/command.h"
+#include "input/site-table.h"
+#include "output/formats.h"
 
 struct fuzz_file {
     int fd;
@@ -123,7 +123,7 @@ static inline int fuzz_show(const char *path, const char *tables_option, const c
 {
     char *argv[] = { "show", (char *) path, (char *) tables_option, (char *) tables, "--all",
                      (char *) format, NULL };
-    return show_command.run(&show_command, 6, argv);
+    return command_run(&show_command, 6, argv);
 }
 
 /* The runs of fuzz_runs_for_catalog, PATH, are shown and ranked with the
@@ -136,7 +136,7 @@ static inline void fuzz_show_and_rank(const char *path, const char *tables_optio
         fuzz_fail("show refused runs made to fit the tables (status %d)", status);
     char *argv[] = { "rank", (char *) path, (char *) tables_option, (char *) tables,
                      "--fail-if=status=1", "--top=0", (char *) format, NULL };
-    status = rank_command.run(&rank_command, 7, argv);
+    status = command_run(&rank_command, 7, argv);
     if (status != EXIT_FINE)
         fuzz_fail("rank refused runs made to fit the tables (status %d)", status);
 }

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "labels.h"
+#include "input/labels.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

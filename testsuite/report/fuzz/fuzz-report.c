@@ -8,8 +8,8 @@
 
 #include <string.h>
 
-#include "report.h"
-#include "stream.h"
+#include "input/report-reader.h"
+#include "input/run-stream.h"
 
 #ifndef FUZZ_SITE_TABLE
 #error "FUZZ_SITE_TABLE must name the site-table file of the seed reports' program"

@@ -4,7 +4,7 @@
    print a report that fits it.  */
 #include "fuzz-input.h"
 
-#include "sitetable.h"
+#include "input/site-table.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -53,6 +53,13 @@ expect_error "merge: no output" 2 "sampler-report: 'merge' needs --output FILE
 $merge_usage" merge $hand
 expect_error "merge: labels" 2 "sampler-report: 'merge' keeps every run's exit; give --fail-if or --labels to 'rank' or 'export'
 $merge_usage" merge $hand -o "$A" --fail-if=signal
+values_usage="usage: sampler-report values (INPUT... | --store URL --release R) [--binary FILE]... [--sites FILE]... [--min-share=P] [--top=N] [--format=text|csv|jsonl|html]"
+# values writes to standard output only: --output is refused (it once
+# crashed the tool), and so are the labels it would not use.
+expect_error "values: no --output" 2 "sampler-report: unknown option '--output=$A' for 'values'
+$values_usage" values $hand --output="$A"
+expect_error "values: labels" 2 "sampler-report: 'values' uses every run alike; --fail-if and --labels are for 'rank' and 'export'
+$values_usage" values $hand --fail-if=signal
 rm -f "$scratch/partial.agg"
 "$tool" merge "$scratch/bad/a.report" "$scratch/bad/truncated.report" --sites "$scratch/hand/sites.txt" \
     -o "$scratch/partial.agg" 2>/dev/null

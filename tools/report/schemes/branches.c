@@ -2,7 +2,7 @@
    (false); a switch has one per arm, "switch (x): case 1".  */
 #include <string.h>
 
-#include "schemes.h"
+#include "schemes/registry.h"
 
 static bool is_two_way_branch(const struct site *site)
 {

@@ -1,6 +1,6 @@
 /* checks: a call to a check function; a sampled visit makes "P ran" true.
    It has no "not taken" counter, so it counts as observed in every run.  */
-#include "schemes.h"
+#include "schemes/registry.h"
 
 static void checks_text(const struct site *site, unsigned k, struct byte_buffer *out)
 {

@@ -1,5 +1,5 @@
 /* float-kinds: one predicate per class, "x is -inf".  */
-#include "schemes.h"
+#include "schemes/registry.h"
 
 static void float_kind_text(const struct site *site, unsigned k, struct byte_buffer *out)
 {

@@ -1,6 +1,6 @@
 /* function-entries: a function's entry; a sampled visit makes "f ()
    entered" true.  Observed in every run, as checks are.  */
-#include "schemes.h"
+#include "schemes/registry.h"
 
 static void entries_text(const struct site *site, unsigned k, struct byte_buffer *out)
 {

@@ -1,6 +1,6 @@
 /* returns: the six relations of a call's result to 0, "f (...) < 0" ...,
    from its <0, ==0, >0 counters.  */
-#include "schemes.h"
+#include "schemes/registry.h"
 
 static unsigned returns_count(const struct site *site)
 {

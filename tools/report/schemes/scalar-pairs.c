@@ -2,7 +2,7 @@
    the <, ==, > counters of the site "x ? y".  */
 #include <string.h>
 
-#include "schemes.h"
+#include "schemes/registry.h"
 
 static unsigned pairs_count(const struct site *site)
 {

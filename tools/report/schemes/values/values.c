@@ -1,0 +1,436 @@
+/* sampler-report values: each values site's hot-list, combined over every
+   run, with its top values, their estimated visits and shares and their
+   95% intervals, and whether the site is invariant or semi-invariant
+   (Burrows et al., ASPLOS 2000; docs/values.md says how).  */
+#include <stdlib.h>
+#include <string.h>
+
+#include "combining/run-set.h"
+#include "commands/command.h"
+#include "input/symbols.h"
+#include "output/formats.h"
+#include "schemes/registry.h"
+#include "schemes/values/hotlist.h"
+#include "support/util.h"
+
+#define CONFIDENCE 0.95
+
+struct values_options {
+    double min_share;
+    unsigned top;
+};
+
+/* One site's list, combined over the runs so far.  */
+struct site_values {
+    const struct unit_table *table;
+    const struct site *site;
+    struct hot_list list;
+    bool is_pointer;
+    bool is_target;     /* values are indices in the state's target names */
+};
+
+struct values_state {
+    const struct values_options *options;
+    /* Per catalog unit, per site: its position in SITES plus 1, or 0.  */
+    size_t **slot_of;
+    size_t n_units;
+    struct site_values *sites;
+    size_t n_sites, capacity;
+    struct hot_random random;
+    struct hot_list scratch;
+    /* Indirect-call targets, named in each run (addresses differ from run
+       to run), and their lists keyed by name.  */
+    struct symbol_namer namer;
+    char **target_names;
+    size_t n_target_names, target_capacity;
+    struct name_index target_index;
+    unsigned long long *target_slots;
+    size_t target_slots_size;
+};
+
+/* The index of the target NAME in the state's names.  */
+static uint64_t target_id(struct values_state *state, const char *name)
+{
+    size_t id;
+    if (name_index_find(&state->target_index, name, &id))
+        return id;
+    if (state->n_target_names == state->target_capacity) {
+        state->target_capacity = state->target_capacity ? 2 * state->target_capacity : 64;
+        state->target_names = xrealloc(state->target_names,
+                                       state->target_capacity * sizeof *state->target_names);
+    }
+    id = state->n_target_names++;
+    state->target_names[id] = xstrdup(name);
+    name_index_put(&state->target_index, state->target_names[id], id);
+    return id;
+}
+
+/* An indirect-calls site's slots of RUN with each address replaced by
+   its name's index: one function's entries from every run then combine,
+   wherever the run loaded it.  */
+static const unsigned long long *named_targets(struct values_state *state,
+                                               const struct run_view *run,
+                                               const unsigned long long *slots,
+                                               unsigned capacity)
+{
+    size_t n = HOT_SLOT_ENTRIES + 2 * (size_t) capacity;
+    if (state->target_slots_size < n) {
+        state->target_slots = xrealloc(state->target_slots, n * sizeof *state->target_slots);
+        state->target_slots_size = n;
+    }
+    memcpy(state->target_slots, slots, n * sizeof *slots);
+    for (unsigned i = 0; i < capacity; i++) {
+        unsigned long long *value = &state->target_slots[HOT_SLOT_ENTRIES + 2 * i];
+        if (value[1] == 0)
+            continue;
+        char name[512];
+        symbol_namer_name(&state->namer, run->report, *value, name, sizeof name);
+        *value = target_id(state, name);
+    }
+    return state->target_slots;
+}
+
+static bool ends_with(const char *text, const char *suffix)
+{
+    size_t length = strlen(text), suffix_length = strlen(suffix);
+    return length >= suffix_length && strcmp(text + length - suffix_length, suffix) == 0;
+}
+
+static struct site_values *site_values_of(struct values_state *state, size_t unit,
+                                          const struct unit_table *table,
+                                          const struct site *site)
+{
+    if (!state->slot_of[unit])
+        state->slot_of[unit] = xcalloc(table->n_sites, sizeof **state->slot_of);
+    size_t *slot = &state->slot_of[unit][site->index];
+    if (*slot == 0) {
+        if (state->n_sites == state->capacity) {
+            state->capacity = state->capacity ? 2 * state->capacity : 64;
+            state->sites = xrealloc(state->sites, state->capacity * sizeof *state->sites);
+        }
+        struct site_values *v = &state->sites[state->n_sites++];
+        v->table = table;
+        v->site = site;
+        v->is_pointer = ends_with(site->predicate, "(pointer)");
+        v->is_target = scheme_infos[site->scheme].report->values_are_functions;
+        hot_list_init(&v->list, hot_list_capacity(site));
+        *slot = state->n_sites;
+    }
+    return &state->sites[*slot - 1];
+}
+
+static bool values_run(void *context, const struct run_view *run, struct diag *d)
+{
+    (void) d;
+    struct values_state *state = context;
+    for (size_t u = 0; u < run->n_units; u++) {
+        const struct run_unit *unit = &run->units[u];
+        const struct unit_table *table = unit->totals->table;
+        for (size_t i = 0; i < unit->n_sites; i++) {
+            const struct site *site = &table->sites[unit->sites[i]];
+            if (scheme_infos[site->scheme].merge != SAMPLER_MERGE_HOT_LIST)
+                continue;
+            const unsigned long long *slots = unit->totals->values + site->first_counter;
+            if (slots[HOT_SLOT_SAMPLED] == 0)
+                continue;
+            struct site_values *v = site_values_of(state, unit->catalog_index, table, site);
+            unsigned capacity = hot_list_capacity(site);
+            if (v->is_target)
+                slots = named_targets(state, run, slots, capacity);
+            hot_list_free(&state->scratch);
+            hot_list_init(&state->scratch, capacity);
+            if (site->weight == 0)
+                continue;
+            hot_list_from_slots(&state->scratch, slots, capacity,
+                                site_visits_per_sample(run->report->sparsity,
+                                                       run->report->countdown_unit,
+                                                       site->weight));
+            hot_list_merge(&v->list, &state->scratch, &state->random);
+        }
+    }
+    return true;
+}
+
+/* Hot code first: by estimated visits, then by place.  */
+static int by_visits(const void *pa, const void *pb)
+{
+    const struct site_values *a = pa, *b = pb;
+    if (a->list.visits != b->list.visits)
+        return a->list.visits > b->list.visits ? -1 : 1;
+    int c = strcmp(a->site->file, b->site->file);
+    if (c)
+        return c;
+    if (a->site->line != b->site->line)
+        return a->site->line < b->site->line ? -1 : 1;
+    if (a->site->column != b->site->column)
+        return a->site->column < b->site->column ? -1 : 1;
+    c = strcmp(a->table->signature, b->table->signature);
+    if (c)
+        return c;
+    return a->site->index < b->site->index ? -1 : a->site->index > b->site->index;
+}
+
+static void value_text(const struct values_state *state, const struct site_values *v,
+                       uint64_t value, char *out, size_t size)
+{
+    if (v->is_target && value < state->n_target_names)
+        snprintf(out, size, "%s", state->target_names[value]);
+    else if (v->is_pointer)
+        snprintf(out, size, "0x%llx", (unsigned long long) value);
+    else if (v->site->bound_kind == BOUND_SIGNED)
+        snprintf(out, size, "%lld", (long long) value);
+    else
+        snprintf(out, size, "%llu", (unsigned long long) value);
+}
+
+static const char *site_flag(const struct values_state *state, const struct site_values *v)
+{
+    if (v->list.n_entries == 1)
+        return "invariant";
+    if (v->list.n_entries > 0) {
+        struct hot_estimate top;
+        hot_list_estimate(&v->list, 0, CONFIDENCE, &top);
+        if (top.share_low >= state->options->min_share)
+            return "semi-invariant";
+    }
+    return "";
+}
+
+static unsigned shown_values(const struct values_state *state, const struct site_values *v)
+{
+    unsigned top = state->options->top;
+    return v->list.n_entries < top ? v->list.n_entries : top;
+}
+
+static void write_text(FILE *out, const struct values_state *state)
+{
+    for (size_t s = 0; s < state->n_sites; s++) {
+        const struct site_values *v = &state->sites[s];
+        const char *flag = site_flag(state, v);
+        fprintf(out, "%s:%u:%u  %s  %s  visits %.0f  tau %g  sample %llu%s%s\n",
+                v->site->file, v->site->line, v->site->column, v->site->function,
+                v->site->predicate, v->list.visits, v->list.tau, hot_list_size(&v->list),
+                *flag ? "  " : "", flag);
+        for (unsigned i = 0; i < shown_values(state, v); i++) {
+            struct hot_estimate e;
+            char text[512];
+            hot_list_estimate(&v->list, i, CONFIDENCE, &e);
+            value_text(state, v, v->list.entries[i].value, text, sizeof text);
+            fprintf(out, "    %-20s  visits %.0f [%.0f, %.0f]  share %.1f%% [%.1f%%, %.1f%%]\n",
+                    text, e.visits, e.visits_low, e.visits_high, 100 * e.share,
+                    100 * e.share_low, 100 * e.share_high);
+        }
+    }
+}
+
+static void write_csv(FILE *out, const struct values_state *state)
+{
+    fputs("file,line,column,function,observed,unit,site,site_visits,tau,sample,flag,rank,"
+          "value,visits,visits_low,visits_high,share,share_low,share_high\n", out);
+    for (size_t s = 0; s < state->n_sites; s++) {
+        const struct site_values *v = &state->sites[s];
+        const char *flag = site_flag(state, v);
+        for (unsigned i = 0; i < shown_values(state, v); i++) {
+            struct hot_estimate e;
+            char text[512];
+            hot_list_estimate(&v->list, i, CONFIDENCE, &e);
+            value_text(state, v, v->list.entries[i].value, text, sizeof text);
+            csv_field(out, v->site->file, false);
+            fprintf(out, "%u,%u,", v->site->line, v->site->column);
+            csv_field(out, v->site->function, false);
+            csv_field(out, v->site->predicate, false);
+            fprintf(out, "%s,%u,%.17g,%.17g,%llu,%s,%u,%s,%.17g,%.17g,%.17g,%.17g,%.17g,"
+                    "%.17g\n", v->table->signature, v->site->index, v->list.visits,
+                    v->list.tau, hot_list_size(&v->list), flag, i + 1, text, e.visits,
+                    e.visits_low, e.visits_high, e.share, e.share_low, e.share_high);
+        }
+    }
+}
+
+static void write_jsonl(FILE *out, const struct values_state *state)
+{
+    for (size_t s = 0; s < state->n_sites; s++) {
+        const struct site_values *v = &state->sites[s];
+        fputc('{', out);
+        json_key(out, "file", true);
+        json_string(out, v->site->file);
+        fprintf(out, ",\"line\":%u,\"column\":%u", v->site->line, v->site->column);
+        json_key(out, "function", false);
+        json_string(out, v->site->function);
+        json_key(out, "observed", false);
+        json_string(out, v->site->predicate);
+        json_key(out, "unit", false);
+        json_string(out, v->table->signature);
+        fprintf(out, ",\"site\":%u,\"visits\":%.17g,\"tau\":%.17g,\"sample\":%llu",
+                v->site->index, v->list.visits, v->list.tau, hot_list_size(&v->list));
+        json_key(out, "flag", false);
+        json_string_or_null(out, *site_flag(state, v) ? site_flag(state, v) : NULL);
+        fputs(",\"values\":[", out);
+        for (unsigned i = 0; i < shown_values(state, v); i++) {
+            struct hot_estimate e;
+            char text[512];
+            hot_list_estimate(&v->list, i, CONFIDENCE, &e);
+            value_text(state, v, v->list.entries[i].value, text, sizeof text);
+            fprintf(out, "%s{\"value\":", i ? "," : "");
+            json_string(out, text);
+            fprintf(out, ",\"count\":%llu,\"visits\":%.17g,\"visits_low\":%.17g,"
+                    "\"visits_high\":%.17g,\"share\":%.17g,\"share_low\":%.17g,"
+                    "\"share_high\":%.17g}", v->list.entries[i].count, e.visits,
+                    e.visits_low, e.visits_high, e.share, e.share_low, e.share_high);
+        }
+        fputs("]}\n", out);
+    }
+}
+
+/* One self-contained page: a table per site, each value with a bar of its
+   share (the interval's lower bound dark, the rest up to the upper bound
+   light, a mark at the estimate).  */
+static void write_html(FILE *out, const struct values_state *state)
+{
+    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>sampler-report "
+          "values</title>\n<style>body{font-family:sans-serif}table{border-collapse:"
+          "collapse;margin-bottom:1.5em}td,th{padding:2px 8px;text-align:right}"
+          "td.v{font-family:monospace}.bar{position:relative;width:200px;height:12px;"
+          "background:#eee}.low{position:absolute;height:12px;background:#36c}"
+          ".high{position:absolute;height:12px;background:#9bd}.est{position:absolute;"
+          "width:2px;height:12px;background:#000}h2{font-size:1em}</style></head><body>\n"
+          "<h1>Values</h1>\n<p>Hottest sites first. Intervals at 95%: visits from the "
+          "Poisson score interval on the count, share from Wilson's on the count out of "
+          "the sample.</p>\n", out);
+    for (size_t s = 0; s < state->n_sites; s++) {
+        const struct site_values *v = &state->sites[s];
+        const char *flag = site_flag(state, v);
+        char where[64];
+        snprintf(where, sizeof where, ":%u:%u", v->site->line, v->site->column);
+        fputs("<h2>", out);
+        html_text(out, v->site->file);
+        html_text(out, where);
+        fputs(" ", out);
+        html_text(out, v->site->function);
+        fputs(": ", out);
+        html_text(out, v->site->predicate);
+        fprintf(out, " &mdash; visits %.0f, tau %g, sample %llu%s%s</h2>\n", v->list.visits,
+                v->list.tau, hot_list_size(&v->list), *flag ? ", " : "", flag);
+        fputs("<table><tr><th>value</th><th>visits</th><th>95%</th><th>share</th>"
+              "<th>95%</th><th></th></tr>\n", out);
+        for (unsigned i = 0; i < shown_values(state, v); i++) {
+            struct hot_estimate e;
+            char text[512];
+            hot_list_estimate(&v->list, i, CONFIDENCE, &e);
+            value_text(state, v, v->list.entries[i].value, text, sizeof text);
+            fputs("<tr><td class=\"v\">", out);
+            html_text(out, text);
+            fprintf(out, "</td><td>%.0f</td><td>%.0f&ndash;%.0f</td><td>%.1f%%</td>"
+                    "<td>%.1f&ndash;%.1f%%</td><td><div class=\"bar\">"
+                    "<div class=\"high\" style=\"width:%.1f%%\"></div>"
+                    "<div class=\"low\" style=\"width:%.1f%%\"></div>"
+                    "<div class=\"est\" style=\"left:%.1f%%\"></div></div></td></tr>\n",
+                    e.visits, e.visits_low, e.visits_high, 100 * e.share,
+                    100 * e.share_low, 100 * e.share_high, 100 * e.share_high,
+                    100 * e.share_low, 100 * e.share);
+        }
+        fputs("</table>\n", out);
+    }
+    fputs("</body></html>\n", out);
+}
+
+static void write_values(FILE *out, enum output_format format,
+                         const struct values_state *state)
+{
+    switch (format) {
+    case FORMAT_CSV:
+        write_csv(out, state);
+        break;
+    case FORMAT_JSONL:
+        write_jsonl(out, state);
+        break;
+    case FORMAT_HTML:
+        write_html(out, state);
+        break;
+    default:
+        write_text(out, state);
+    }
+}
+
+static int run_values(const struct invocation *invocation, struct diag *d)
+{
+    struct run_set *set = invocation->runs;
+    struct values_state state = { 0 };
+    state.options = COMMAND_OPTIONS(invocation, struct values_options);
+    state.n_units = set->catalog.n_units;
+    state.slot_of = xcalloc(state.n_units ? state.n_units : 1, sizeof *state.slot_of);
+    hot_random_init(&state.random, HOT_RANDOM_SEED);
+    hot_list_init(&state.scratch, 1);
+    bool ok = run_set_visit(set, values_run, &state, d);
+    if (ok) {
+        for (size_t s = 0; s < state.n_sites; s++)
+            hot_list_sort(&state.sites[s].list);
+        qsort(state.sites, state.n_sites, sizeof *state.sites, by_visits);
+        write_values(stdout, invocation->format, &state);
+    }
+    for (size_t u = 0; u < state.n_units; u++)
+        free(state.slot_of[u]);
+    free(state.slot_of);
+    for (size_t s = 0; s < state.n_sites; s++)
+        hot_list_free(&state.sites[s].list);
+    free(state.sites);
+    hot_list_free(&state.scratch);
+    for (size_t i = 0; i < state.n_target_names; i++)
+        free(state.target_names[i]);
+    free(state.target_names);
+    free(state.target_slots);
+    name_index_free(&state.target_index);
+    symbol_namer_free(&state.namer);
+    return ok ? EXIT_FINE : EXIT_BAD_INPUT;
+}
+
+static bool is_share(double share)
+{
+    return share > 0 && share <= 1;
+}
+
+static int take_values_option(const struct invocation *invocation, int argc, char **argv,
+                              int *i)
+{
+    struct values_options *options = COMMAND_OPTIONS(invocation, struct values_options);
+    int taken = command_real_option(invocation, "--min-share", "a number above 0 and at most 1",
+                                    is_share, argc, argv, i, &options->min_share);
+    if (!taken)
+        taken = command_whole_number_option(invocation, "--top", 1, 1024, argc, argv, i,
+                                            &options->top);
+    return taken;
+}
+
+static void init_values_options(void *options)
+{
+    *(struct values_options *) options = (struct values_options) { .min_share = 0.9, .top = 5 };
+}
+
+const struct command values_command = {
+    .name = "values",
+    .synopsis = "(INPUT... | --store URL --release R) [--binary FILE]... [--sites FILE]... "
+                "[--min-share=P] [--top=N] "
+                "[--format=text|csv|jsonl|html]",
+    .summary = "Show the values sites' hot-lists combined over every run, hottest sites first:\n"
+               "each site's top values with their estimated visits and shares and 95%\n"
+               "intervals (visits: Poisson score interval on the count, times tau; share:\n"
+               "Wilson on the count out of the sample), flagged invariant (one value) or\n"
+               "semi-invariant (the top share's lower bound at least P).",
+    .options_help =
+        RUN_OPTIONS_HELP
+        STORE_OPTIONS_HELP
+        "  --min-share=P    the share, above 0 and at most 1, whose lower bound makes a\n"
+        "                   site semi-invariant (0.9)\n"
+        "  --top=N          values shown per site, 1 to 1024 (5)\n"
+        "  --format=F       text (default), csv (one row per site and value), jsonl\n"
+        "                   (one object per site) or html (one page, a bar per value)\n",
+    .inputs = INPUTS_RUNS,
+    .reads_store = true,
+    .formats = FORMAT_SET_ALL,
+    .formats_expected = "text, csv, jsonl or html",
+    .progress = "reading",
+    .options_size = sizeof (struct values_options),
+    .init = init_values_options,
+    .take_option = take_values_option,
+    .run = run_values,
+};
