@@ -215,6 +215,16 @@ struct table_out {
     unsigned long rows;
 };
 
+/* A row's first cells, as the combined views give them: its rank, then
+   file:line and function.  */
+static void location_cells(FILE *out, const char *const *values)
+{
+    fprintf(out, "<tr><td class=n>%s", values[0]);
+    cell_text(out, values[1]);
+    fprintf(out, ":%s", values[2]);
+    cell_text(out, values[3]);
+}
+
 /* hot_values_combined: site_rank, file, line, function, observed,
    value_kind, hot_value, target, visits, share, flag.  */
 static bool value_row(void *context, unsigned n, const char *const *values, struct diag *d)
@@ -225,10 +235,7 @@ static bool value_row(void *context, unsigned n, const char *const *values, stru
     if (n != 11)
         return true;
     table->rows++;
-    fprintf(out, "<tr><td class=n>%s", values[0]);
-    cell_text(out, values[1]);
-    fprintf(out, ":%s", values[2]);
-    cell_text(out, values[3]);
+    location_cells(out, values);
     cell_text(out, values[4]);
     value_cell(out, values[5], values[6], values[7]);
     fprintf(out, "<td class=n>%.0f<td class=n>%.1f%%", strtod(values[8], NULL),
@@ -248,10 +255,7 @@ static bool path_row(void *context, unsigned n, const char *const *values, struc
     if (n != 8)
         return true;
     table->rows++;
-    fprintf(out, "<tr><td class=n>%s", values[0]);
-    cell_text(out, values[1]);
-    fprintf(out, ":%s", values[2]);
-    cell_text(out, values[3]);
+    location_cells(out, values);
     fprintf(out, "<td class=n>%s<td class=n>%.0f<td class=n>%.0f&ndash;%.0f</tr>\n", values[4],
             strtod(values[5], NULL), strtod(values[6], NULL), strtod(values[7], NULL));
     return true;
