@@ -310,6 +310,7 @@ check-fuzz: fuzz-build
 check-plugin: all
 	testsuite/plugin/run-plugin-tests.sh $(abspath $(B))
 	testsuite/plugin/cxx/run-cxx-tests.sh $(abspath $(B))
+	testsuite/plugin/cxx/names/run-names-tests.sh $(abspath $(B))
 	testsuite/plugin/arguments/run-argument-tests.py $(abspath $(B))
 
 # The documentation's tables that come from the code's own tables: the
