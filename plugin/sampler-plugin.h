@@ -131,6 +131,10 @@ extern vec<site_info> unit_sites;
 const char *function_display_name (tree decl);
 /* DECL's symbol when it differs from that name (C++), else NULL.  */
 const char *function_symbol (tree decl);
+/* How a predicate names a call to DECL: DECL_NAME for C; for C++ with
+   its scope, without its signature (`geo::Sq::area').  Valid until the
+   next call.  */
+const char *callee_display_name (tree decl);
 extern unsigned unit_counters;
 
 /* A site marker stands for a site from the discovery of sites, before

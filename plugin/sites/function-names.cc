@@ -188,6 +188,16 @@ readable_name (tree decl)
   return full;
 }
 
+const char *
+callee_display_name (tree decl)
+{
+  static char *name;
+  free (name);
+  name = xstrdup (lang_hooks.decl_printable_name (decl, 1));
+  shorten_standard_names (name, in_namespace_std (decl));
+  return name;
+}
+
 /* The symbol of DECL, without the `*' that marks a name given by asm.  */
 static const char *
 symbol_name (tree decl)
