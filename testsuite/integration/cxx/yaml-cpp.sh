@@ -6,7 +6,9 @@
 # each run's report must be readable against the build's site tables and
 # name C++ functions with their scopes (YAML::...) and symbols.
 # Not part of `make check` (issue 37, point 4); needs cmake, ninja and
-# googletest (/usr/src/googletest).
+# googletest (/usr/src/googletest).  Not yet run to its end: the library
+# built (677 functions, 13591 sites, YAML:: names with symbols), the run of
+# its tests is unverified.
 # Usage: testsuite/integration/cxx/yaml-cpp.sh BUILD_DIR   (prints "N passed, N failed")
 set -u
 build=$(cd "${1:?usage: yaml-cpp.sh BUILD_DIR}" && pwd) || exit 2
@@ -19,7 +21,8 @@ jobs=${JOBS:-2}
 src=$("$here/../../tools/fetch-debian-source.sh" yaml-cpp) || { fail "fetch yaml-cpp"; finish; }
 export SAMPLER_GCC=g++
 flags="-O2 -fplugin-arg-sampler-schemes=all"
-flags="$flags -fplugin-arg-sampler-include-file=*/src/* -fplugin-arg-sampler-exclude-file=*"
+# The library's own files only (the cache's path has a /src/ too).
+flags="$flags -fplugin-arg-sampler-include-file=$src/src/* -fplugin-arg-sampler-exclude-file=*"
 if cmake -S "$src" -B "$scratch/b" -G Ninja -DCMAKE_BUILD_TYPE=None \
        -DCMAKE_CXX_COMPILER="$build/bin/sampler-gcc" -DCMAKE_CXX_FLAGS="$flags" \
        -DYAML_CPP_BUILD_TESTS=ON -DYAML_CPP_BUILD_TOOLS=OFF >"$scratch/cmake.log" 2>&1 \
