@@ -110,6 +110,8 @@ struct site_info
   enum sampler_scheme_id scheme;
   location_t loc;
   tree function;
+  const char *function_name;	/* function_display_name's */
+  const char *symbol;		/* function_symbol's: NULL for C */
   char *predicate;		/* Source-like text.  */
   char *counter_names;		/* Comma-separated.  */
   unsigned n_counters;
@@ -123,6 +125,16 @@ struct site_info
 };
 
 extern vec<site_info> unit_sites;
+
+/* The name of function DECL in the site table and rates files: DECL_NAME
+   for C; for C++ its scope and signature (function-names.cc).  */
+const char *function_display_name (tree decl);
+/* DECL's symbol when it differs from that name (C++), else NULL.  */
+const char *function_symbol (tree decl);
+/* How a predicate names a call to DECL: DECL_NAME for C; for C++ with
+   its scope, without its signature (`geo::Sq::area').  Valid until the
+   next call.  */
+const char *callee_display_name (tree decl);
 extern unsigned unit_counters;
 
 /* A site marker stands for a site from the discovery of sites, before

@@ -19,8 +19,11 @@ static void
 function_entry_site (const vec<gimple *> &)
 {
   location_t loc = DECL_SOURCE_LOCATION (current_function_decl);
+  /* A C++ name has its parameter list already.  */
+  tree fn = current_function_decl;
   unsigned index = new_site (SAMPLER_SCHEME_FUNCTION_ENTRIES, loc,
-			     concat (function_name (cfun), " ()", NULL));
+			     concat (function_display_name (fn),
+				     function_symbol (fn) ? "" : " ()", NULL));
   gsi_insert_on_edge_immediate
     (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (cfun)), build_marker (index, loc));
 }

@@ -336,7 +336,7 @@ callee_text (gimple *call)
 {
   tree fndecl = gimple_call_fndecl (call);
   if (fndecl && DECL_NAME (fndecl))
-    return IDENTIFIER_POINTER (DECL_NAME (fndecl));
+    return callee_display_name (fndecl);
   return "(*fn)";
 }
 

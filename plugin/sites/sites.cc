@@ -175,6 +175,8 @@ new_site (enum sampler_scheme_id scheme, location_t loc, char *predicate,
   site.scheme = scheme;
   site.loc = loc;
   site.function = current_function_decl;
+  site.function_name = function_display_name (current_function_decl);
+  site.symbol = function_symbol (current_function_decl);
   site.predicate = predicate;
   site.counter_names = xstrdup (counter_names ? counter_names
 				: scheme_counter_names (scheme));

@@ -455,7 +455,7 @@ apply_rates (unsigned first)
       const site_info &site = unit_sites[i];
       expanded_location xloc = expand_location (site.loc);
       char *key = rate_key (source, xloc.file ? xloc.file : "?",
-			    IDENTIFIER_POINTER (DECL_NAME (site.function)),
+			    site.function_name,
 			    scheme_name (site.scheme), site.predicate);
       bool existed;
       vec<unsigned> *&group = groups.get_or_insert (key, &existed);

@@ -96,12 +96,15 @@ site_lines (auto_vec<char> &text)
       append_field (text, xloc.file ? xloc.file : "?");
       append_number (text, xloc.line);
       append_number (text, xloc.column);
-      append_field (text, IDENTIFIER_POINTER (DECL_NAME (site.function)));
+      append_field (text, site.function_name);
       append_number (text, site.n_counters);
       append_field (text, site.predicate);
       append_field (text, site.counter_names);
       if (sampler_opts.rates_file)
 	append_number (text, site.weight);
+      /* Last, and only where the name is not the symbol (C++).  */
+      if (site.symbol)
+	append_field (text, site.symbol);
       text.safe_push ('\n');
     }
 }

@@ -179,7 +179,7 @@ static void write_ranking_summary(FILE *out, const struct release *release,
         fputs("</code><td>", out);
         html_text(out, name.site->file);
         fprintf(out, ":%u, in <code>", name.site->line);
-        html_text(out, name.site->function);
+        html_function(out, name.site);
         fputs("</code></tr>\n", out);
     }
     buffer_free(&text);

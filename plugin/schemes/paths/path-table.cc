@@ -150,7 +150,7 @@ write_function_path_table (const region_view &view, const path_dag &dag)
   const site_info &site = unit_sites[view.site];
   expanded_location fx = expand_location (site.loc);
   table_line ("paths\t%u\t%s\t%s\t%L\t%s", view.site,
-	      IDENTIFIER_POINTER (DECL_NAME (site.function)),
+	      site.function_name,
 	      fx.file ? fx.file : "?", dag.total,
 	      counted_in_array ? "array" : "hash");
   for (basic_block entry : dag.entries)

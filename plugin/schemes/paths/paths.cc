@@ -83,15 +83,16 @@ paths_site (const vec<gimple *> &)
   /* A pair more for each interesting path named, paths-array more for
      each line whose paths are: the array, with room for the others.  */
   auto_vec<const interesting_entry *> wanted;
-  interesting_entries_for (IDENTIFIER_POINTER (DECL_NAME
-					       (current_function_decl)),
+  interesting_entries_for (function_display_name (current_function_decl),
 			   LOCATION_FILE (loc), wanted);
   for (const interesting_entry *entry : wanted)
     k = MIN (k + (entry->through_line ? sampler_opts.paths_array : 1),
 	     sampler_opts.paths_array + 4096);
   char *names = path_counter_names (k);
   unsigned index = new_site (SAMPLER_SCHEME_PATHS, loc,
-			     concat ("paths of ", function_name (cfun), NULL),
+			     concat ("paths of ",
+				     function_display_name (current_function_decl),
+				     NULL),
 			     names, 2 + 2 * k);
   free (names);
   gsi_insert_on_edge_immediate

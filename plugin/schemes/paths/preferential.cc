@@ -78,7 +78,7 @@ number_preferentially (path_dag &dag, const region_view &view,
     {
       expanded_location sx = expand_location (the_site.loc);
       match_interesting (edges,
-			 IDENTIFIER_POINTER (DECL_NAME (the_site.function)),
+			 the_site.function_name,
 			 sx.file, pref.interesting);
     }
   if (pref.interesting.is_empty ())

@@ -20,7 +20,7 @@ sites_case () {
 on_first_site 's/^\(site\t[0-9]*\t\)[a-z-]*/\1colours/' >"$(bad scheme)"
 sites_case "unknown scheme" "scheme:2: unknown scheme 'colours' \(known: $("$TOOLS/scheme-names.sh" ', ')\)" "$(bad scheme)"
 on_first_site 's/\t[^\t]*$//' >"$(bad fields)"
-sites_case "a field missing" "fields:2: 'site' record has 9 fields, expected 10" "$(bad fields)"
+sites_case "a field missing" "fields:2: 'site' record has 9 fields, expected 10 or 11" "$(bad fields)"
 sed '0,/^unit\t/s/\t[0-9]*$/\t99/' "$sites" >"$(bad total)"
 sites_case "counter total unlike the sites'" "total:[0-9]+: unit [0-9a-f]{32} declares 99 counters, its sites have [0-9]+" "$(bad total)"
 sed '0,/^end$/{/^end$/d}' "$sites" >"$(bad unclosed)"

@@ -32,7 +32,7 @@ site_line () { record site "$1" branches a.c 1 1 f 2 'x' false,true; }
     > "$scratch/input"; bad_table "unit inside a unit" "T:3: unit $MAIN not closed by 'end' before the next 'unit'"
 { site_line 0; } > "$scratch/input"; bad_table "site outside a unit" "T:1: 'site' record outside a unit"
 { record unit $MAIN a.c 1 2; record site 0 branches a.c 1 1 f 2 x; record end; } \
-    > "$scratch/input"; bad_table "site field count" "T:2: 'site' record has 9 fields, expected 10"
+    > "$scratch/input"; bad_table "site field count" "T:2: 'site' record has 9 fields, expected 10 or 11"
 { record unit $MAIN a.c 1 2; record site 0 branchez a.c 1 1 f 2 x false,true; record end; } \
     > "$scratch/input"; bad_table "unknown scheme" \
       "T:2: unknown scheme 'branchez' (known: $("$TOOLS/scheme-names.sh" ', '))"

@@ -193,14 +193,14 @@ static int compare_rows(const void *a, const void *b)
    a unit had none.  */
 static bool show_report(const struct invocation *invocation, const struct run_report *report,
                         const struct unit_group *groups, size_t n_groups, bool first_report,
-                        struct name_index *missing)
+                        bool symbols, struct name_index *missing)
 {
     const struct show_options *options = COMMAND_OPTIONS(invocation, struct show_options);
     size_t n_rows;
     struct site_row *rows = collect_rows(groups, n_groups, options->all, &n_rows);
     if (n_rows > 1)
         qsort(rows, n_rows, sizeof *rows, compare_rows);
-    write_rows(stdout, invocation->format, report, rows, n_rows, first_report);
+    write_rows(stdout, invocation->format, report, rows, n_rows, first_report, symbols);
     free(rows);
     bool complete = true;
     for (size_t g = 0; g < n_groups; g++) {
@@ -253,9 +253,10 @@ static int run_show(const struct invocation *invocation, struct diag *d)
         if (!group_units(&file.reports[r], &catalog, &groups[r], &n_groups[r], d))
             status = EXIT_BAD_INPUT;
     }
+    bool symbols = site_catalog_has_symbols(&catalog);
     for (size_t r = 0; status != EXIT_BAD_INPUT && r < file.n_reports; r++) {
         if (!show_report(invocation, &file.reports[r], groups[r], n_groups[r], r == 0,
-                         &missing))
+                         symbols, &missing))
             status = EXIT_INCOMPLETE;
     }
     if (status == EXIT_INCOMPLETE)

@@ -59,6 +59,7 @@ static void site_free(struct site *site)
 {
     free(site->file);
     free(site->function);
+    free(site->symbol);
     free(site->predicate);
     if (site->counter_names) {
         for (unsigned i = 0; i < site->n_counters; i++)
@@ -93,6 +94,20 @@ void site_catalog_free(struct site_catalog *catalog)
     free(catalog->units);
     name_index_free(&catalog->by_signature);
     site_catalog_init(catalog);
+}
+
+const char *site_symbol(const struct site *site)
+{
+    return site->symbol ? site->symbol : site->function;
+}
+
+bool site_catalog_has_symbols(const struct site_catalog *catalog)
+{
+    for (size_t u = 0; u < catalog->n_units; u++)
+        for (unsigned i = 0; i < catalog->units[u]->n_sites; i++)
+            if (catalog->units[u]->sites[i].symbol)
+                return true;
+    return false;
 }
 
 const struct unit_table *site_catalog_find(const struct site_catalog *catalog,
@@ -160,9 +175,13 @@ static bool parse_site(const struct record_reader *reader, const struct record *
 {
     const struct text_slice *f = record->fields;
     unsigned wanted_fields = weighted ? WEIGHTED_SITE_FIELDS : SITE_FIELDS;
-    if (record->n_fields != wanted_fields)
-        return record_fail(reader, d, "'site' record has %zu fields, expected %u",
-                           record->n_fields, wanted_fields);
+    /* One more, last: the function's symbol, where it is not the name (C++). */
+    bool has_symbol = record->n_fields == wanted_fields + 1;
+    if (record->n_fields != wanted_fields && !has_symbol)
+        return record_fail(reader, d, "'site' record has %zu fields, expected %u or %u",
+                           record->n_fields, wanted_fields, wanted_fields + 1);
+    if (has_symbol && !field_to_string(reader, f[wanted_fields], "symbol", &site->symbol, d))
+        return false;
     site->weight = 1;
     if (weighted) {
         if (!field_to_unsigned(reader, f[10], "weight", &site->weight, d))

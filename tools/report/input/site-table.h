@@ -22,7 +22,8 @@ struct site {
     char *file;
     unsigned line;
     unsigned column;
-    char *function;
+    char *function;              /* as a reader knows it: C++ with scope and signature */
+    char *symbol;                /* its symbol where that differs (C++), else NULL */
     char *predicate;
     unsigned n_counters;
     unsigned first_counter;      /* its counters' position among the unit's */
@@ -84,6 +85,13 @@ double site_rate(unsigned long long sparsity, unsigned long long countdown_unit,
 /* 1 / site_rate, exactly the sparsity for a site of default weight.  */
 double site_visits_per_sample(unsigned long long sparsity, unsigned long long countdown_unit,
                               unsigned weight);
+
+/* SITE's function's symbol: its own, or its name (C).  */
+const char *site_symbol(const struct site *site);
+
+/* Whether a site of CATALOG names a symbol apart from its function: the
+   csv then has a `symbol' column.  */
+bool site_catalog_has_symbols(const struct site_catalog *catalog);
 
 const struct unit_table *site_catalog_find(const struct site_catalog *catalog,
                                            const char *signature);

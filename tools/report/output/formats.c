@@ -1,5 +1,7 @@
 #include "output/formats.h"
 
+#include "input/site-table.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -232,6 +234,27 @@ void html_text(FILE *out, const char *text)
                 fputc(*p, out);
         }
     }
+}
+
+void json_symbol(FILE *out, const struct site *site)
+{
+    if (site->symbol) {
+        json_key(out, "symbol", false);
+        json_string(out, site->symbol);
+    }
+}
+
+void html_function(FILE *out, const struct site *site)
+{
+    if (!site->symbol) {
+        html_text(out, site->function);
+        return;
+    }
+    fputs("<span title=\"", out);
+    html_text(out, site->symbol);
+    fputs("\">", out);
+    html_text(out, site->function);
+    fputs("</span>", out);
 }
 
 void html_page_start(FILE *out, const char *title, const char *style)

@@ -50,10 +50,18 @@ void json_string(FILE *out, const char *text);
 /* ,"KEY": (no comma when FIRST).  */
 void json_key(FILE *out, const char *key, bool first);
 void json_string_or_null(FILE *out, const char *text);
+struct site;
+/* ,"symbol":"..." where the table gives SITE's function a symbol apart
+   from its name (C++); nothing for C.  */
+void json_symbol(FILE *out, const struct site *site);
 
 /* TEXT as HTML character data or attribute value: markup characters as
    entities, control characters as visible symbols.  */
 void html_text(FILE *out, const char *text);
+
+/* SITE's function's name; where the table gives a symbol apart from it
+   (C++), the name in a span whose title, shown on hover, is the symbol.  */
+void html_function(FILE *out, const struct site *site);
 
 /* The start of a self-contained page, up to and including <body>: TITLE
    (escaped), a common style (body, tables, td.n for numbers) and STYLE,

@@ -69,7 +69,7 @@ static void write_table(FILE *out, const struct ranking *ranking,
         fputs("</code><td>", out);
         html_text(out, name.site->file);
         fprintf(out, ":%u, in <code>", name.site->line);
-        html_text(out, name.site->function);
+        html_function(out, name.site);
         fputs("</code>", out);
         const struct source_file *source = sources_find(sources, name.site->file);
         if (source->found && name.site->line >= 1 && name.site->line <= source->n_lines) {

@@ -176,19 +176,23 @@ static bool column_is_number(int column)
            || column >= 11;
 }
 
-static void write_rows(FILE *out, const struct ranking *ranking, bool csv, const char *list,
-                       const struct ranked_predicate *rows, size_t n_rows)
+/* SYMBOLS: the csv has a last column, the function's symbol (C++); a JSON
+   row has a `symbol' where it differs from the function.  */
+static void write_rows(FILE *out, const struct ranking *ranking, bool csv, bool symbols,
+                       const char *list, const struct ranked_predicate *rows, size_t n_rows)
 {
     char storage[N_CSV_COLUMNS][64];
     const char *fields[N_CSV_COLUMNS];
     struct byte_buffer predicate = { 0 };
     for (size_t i = 0; i < n_rows; i++) {
         row_fields(ranking, &rows[i], list, i + 1, storage, &predicate, fields);
+        struct predicate_name name;
+        universe_name(ranking->universe, rows[i].predicate, &name);
         if (!csv)
             fputc('{', out);
         for (int c = 0; c < N_CSV_COLUMNS; c++) {
             if (csv) {
-                csv_field(out, fields[c], c == N_CSV_COLUMNS - 1);
+                csv_field(out, fields[c], c == N_CSV_COLUMNS - 1 && !symbols);
                 continue;
             }
             json_key(out, csv_columns[c], c == 0);
@@ -197,6 +201,10 @@ static void write_rows(FILE *out, const struct ranking *ranking, bool csv, const
             else
                 json_string(out, fields[c]);
         }
+        if (csv && symbols)
+            csv_field(out, site_symbol(name.site), true);
+        if (!csv)
+            json_symbol(out, name.site);
         if (!csv)
             fputs("}\n", out);
     }
@@ -205,9 +213,12 @@ static void write_rows(FILE *out, const struct ranking *ranking, bool csv, const
 
 void write_ranking_rows(FILE *out, const struct ranking *ranking, bool csv)
 {
+    bool symbols = csv && site_catalog_has_symbols(ranking->universe->catalog);
     if (csv) {
         for (int c = 0; c < N_CSV_COLUMNS; c++)
-            csv_field(out, csv_columns[c], c == N_CSV_COLUMNS - 1);
+            csv_field(out, csv_columns[c], c == N_CSV_COLUMNS - 1 && !symbols);
+        if (symbols)
+            csv_field(out, "symbol", true);
     } else {
         fputc('{', out);
         json_key(out, "runs", true);
@@ -233,7 +244,7 @@ void write_ranking_rows(FILE *out, const struct ranking *ranking, bool csv)
         json_key(out, "unexplained", false);
         fprintf(out, "%lu}\n", ranking->n_unexplained);
     }
-    write_rows(out, ranking, csv, "elimination", ranking->steps, ranking->n_steps);
-    write_rows(out, ranking, csv, "ranking", ranking->top, ranking->n_top);
+    write_rows(out, ranking, csv, symbols, "elimination", ranking->steps, ranking->n_steps);
+    write_rows(out, ranking, csv, symbols, "ranking", ranking->top, ranking->n_top);
 }
 

@@ -318,8 +318,9 @@ static void write_text(FILE *out, const struct run_report *report,
 
 /* ---- CSV ------------------------------------------------------------------ */
 
+/* SYMBOLS: a last column, the function's symbol (C++ tables have it).  */
 static void write_csv(FILE *out, const struct run_report *report, const struct site_row *rows,
-                      size_t n_rows)
+                      size_t n_rows, bool symbols)
 {
     for (size_t i = 0; i < n_rows; i++) {
         const struct site_row *row = &rows[i];
@@ -353,7 +354,9 @@ static void write_csv(FILE *out, const struct run_report *report, const struct s
             if (site && counter_estimate(report, row, counter, &estimated))
                 format_estimate(estimated, estimate, sizeof estimate);
             csv_field(out, rate, false);
-            csv_field(out, estimate, true);
+            csv_field(out, estimate, !symbols);
+            if (symbols)
+                csv_field(out, site ? site_symbol(site) : "", true);
         }
     }
 }
@@ -444,6 +447,8 @@ static void write_jsonl_row(FILE *out, const struct run_report *report,
         fputs("null", out);
     json_key(out, "function", false);
     json_string_or_null(out, site ? site->function : NULL);
+    if (site)
+        json_symbol(out, site);
     json_key(out, "scheme", false);
     json_string(out, site ? scheme_name(site->scheme) : "unknown");
     json_key(out, "predicate", false);
@@ -497,14 +502,14 @@ static void write_jsonl(FILE *out, const struct run_report *report,
 }
 
 void write_rows(FILE *out, enum output_format format, const struct run_report *report,
-                const struct site_row *rows, size_t n_rows, bool first_report)
+                const struct site_row *rows, size_t n_rows, bool first_report, bool symbols)
 {
     switch (format) {
     case FORMAT_CSV:
         if (first_report)
-            fputs("unit,site,file,line,column,function,scheme,predicate,counter,count,rate,"
-                  "estimate\n", out);
-        write_csv(out, report, rows, n_rows);
+            fprintf(out, "unit,site,file,line,column,function,scheme,predicate,counter,count,"
+                    "rate,estimate%s\n", symbols ? ",symbol" : "");
+        write_csv(out, report, rows, n_rows, symbols);
         break;
     case FORMAT_JSONL:
         write_jsonl(out, report, rows, n_rows);

@@ -22,8 +22,9 @@ struct site_row {
 
 /* Writes the run's metadata and ROWS, in the given order.  A file of
    several reports is written one report after the other, FIRST_REPORT
-   set for the first (CSV has one header line for all).  */
+   set for the first (CSV has one header line for all).  SYMBOLS gives the
+   CSV a last column, each site's function's symbol (site_catalog_has_symbols).  */
 void write_rows(FILE *out, enum output_format format, const struct run_report *report,
-                const struct site_row *rows, size_t n_rows, bool first_report);
+                const struct site_row *rows, size_t n_rows, bool first_report, bool symbols);
 
 #endif

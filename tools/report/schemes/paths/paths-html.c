@@ -190,7 +190,7 @@ void write_paths_html(FILE *out, const struct function_view *views, size_t n,
         const struct function_paths *f = views[i].paths;
         const struct path_function *fn = views[i].table;
         fputs("<h2><code>", out);
-        html_text(out, f->site->function);
+        html_function(out, f->site);
         fputs("</code> &mdash; ", out);
         html_text(out, f->site->file);
         fprintf(out, ":%u</h2>\n<p>traversals %.0f, sampled %llu", f->site->line, f->traversals,

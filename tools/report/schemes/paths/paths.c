@@ -118,7 +118,9 @@ static bool paths_run(void *context, const struct run_view *run, struct diag *d)
             if (slots[PATH_SLOT_SAMPLED] == 0 || sparsity == 0 || site->weight == 0)
                 continue;
             const char *only = state->options->function;
-            if (only && strcmp(site->function, only) != 0)
+            /* Named as the table names it, or by its symbol (C++).  */
+            if (only && strcmp(site->function, only) != 0
+                && strcmp(site_symbol(site), only) != 0)
                 continue;
             /* The exits of the function's regions are visits of its
                paths site: each traversal is sampled at the site's rate.  */
@@ -347,6 +349,7 @@ static void write_jsonl(FILE *out, const struct function_view *views, size_t n)
         fprintf(out, ",\"line\":%u", f->site->line);
         json_key(out, "function", false);
         json_string(out, f->site->function);
+        json_symbol(out, f->site);
         json_key(out, "unit", false);
         json_string(out, f->table->signature);
         fprintf(out, ",\"site\":%u", f->site->index);

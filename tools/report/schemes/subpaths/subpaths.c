@@ -338,6 +338,7 @@ static void write_jsonl(FILE *out, const struct subpaths_options *options,
             fputs(b ? ",{" : "{", out);
             json_key(out, "function", true);
             json_string(out, site->function);
+            json_symbol(out, site);
             json_key(out, "file", false);
             json_string(out, site->file);
             fprintf(out, ",\"line\":%u", site->line);
@@ -406,7 +407,7 @@ static void write_html(FILE *out, const struct invocation *invocation,
             const struct site *site = s->spelled->sites[b];
             const struct source_file *source = sources_find(&sources, site->file);
             fputs("<li>", out);
-            html_text(out, site->function);
+            html_function(out, site);
             fprintf(out, ":%u ", site->line);
             if (source->found && site->line >= 1 && site->line <= source->n_lines) {
                 fputs("<span class=source>", out);

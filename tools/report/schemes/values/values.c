@@ -257,6 +257,7 @@ static void write_jsonl(FILE *out, const struct values_state *state)
         fprintf(out, ",\"line\":%u,\"column\":%u", v->site->line, v->site->column);
         json_key(out, "function", false);
         json_string(out, v->site->function);
+        json_symbol(out, v->site);
         json_key(out, "observed", false);
         json_string(out, v->site->predicate);
         json_key(out, "unit", false);
@@ -306,7 +307,7 @@ static void write_html(FILE *out, const struct values_state *state)
         html_text(out, v->site->file);
         html_text(out, where);
         fputs(" ", out);
-        html_text(out, v->site->function);
+        html_function(out, v->site);
         fputs(": ", out);
         html_text(out, v->site->predicate);
         fprintf(out, " &mdash; visits %.0f, tau %g, sample %llu%s%s</h2>\n", v->list.visits,
