@@ -26,7 +26,7 @@
 #include "support/util.h"
 
 struct rates_options {
-    double budget;          /* expected samples per run; 0: the training runs' */
+    double budget;          /* expected samples per run; 0: a uniform build's at sparsity */
     unsigned sparsity;      /* 0: the training runs' */
     unsigned unit;          /* 0: chosen from the rates */
     double min_rate;        /* rates below it: weight 0 */
@@ -124,6 +124,22 @@ static unsigned weight_for(double rate, double mean)
     return w < 1 ? 1 : (unsigned) (w + 1e-9);
 }
 
+/* The samples per run a uniform build (every site of default weight, unit
+   1) takes at SPARSITY: the sampled sites' visits per run over the
+   sparsity.  Trained on a uniform build at that sparsity, it is what the
+   training runs took; trained at another sparsity, it follows the one
+   named, so that runs at sparsity 1 do not make a budget of every visit.
+   Sites never sampled are left out, as their samples were.  */
+static double uniform_budget(struct site_rate **sites, size_t n,
+                             unsigned long long sparsity)
+{
+    double visits = 0;
+    for (size_t i = 0; i < n; i++)
+        if (sites[i]->samples > 0)
+            visits += sites[i]->visits;
+    return visits * site_rate(sparsity, 1, 1);
+}
+
 static int by_place(const void *pa, const void *pb)
 {
     const struct site_rate *a = *(struct site_rate *const *) pa;
@@ -177,8 +193,12 @@ static bool write_rates(FILE *out, struct rates_state *state,
         if (sites[i]->samples == 0)
             sites[i]->visits = (double) n_once / (double) n_unseen / sites[i]->exposure;
     unsigned long long sparsity = options->sparsity ? options->sparsity : state->sparsity;
-    double budget = options->budget > 0 ? options->budget
-                                             : state->samples / (double) state->runs;
+    double uniform = uniform_budget(sites, n_trained, sparsity);
+    double budget = options->budget > 0 ? options->budget : uniform;
+    if (options->budget > uniform)
+        fprintf(stderr, PROGRAM_NAME ": warning: --budget=%.6g is above the %.6g samples "
+                "per run a uniform build at sparsity %llu takes: the trained build will "
+                "sample more often than that sparsity\n", options->budget, uniform, sparsity);
     qsort(sites, n_trained, sizeof *sites, by_visits);
     double level = water_level(sites, n_trained, budget);
     double least_rate = 1;
@@ -313,7 +333,8 @@ const struct command rates_command = {
         RUN_OPTIONS_HELP
         "  --output FILE    the rates file to write (-o FILE); written whole or not at all\n"
         "  --budget=N       expected samples per run, all sites together (default: what\n"
-        "                   the training runs took, per run)\n"
+        "                   a uniform build takes at --sparsity; a budget above it is\n"
+        "                   a warning)\n"
         "  --sparsity=N     the SAMPLER_SPARSITY the next build runs at (default: the\n"
         "                   training runs', when they agree)\n"
         "  --unit=N         countdown units per default visit, 1 to 4096 (default: enough\n"
