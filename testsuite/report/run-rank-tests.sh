@@ -317,6 +317,48 @@ import json
 head = json.loads(open('$scratch/small.jsonl').readline())
 assert head['failing'] == 40 and head['default_failure_rule'] is True, head
 assert head['interval'] == 'wilson' and head['min_failing'] == 3, head"
+# --- Rounds: runs of builds with different sites ------------------------------------
+# Adaptive instrumentation (docs/ranking.md, "Runs of several builds"): round
+# 1's build has the branch x > 50 only; round 2's, a denser build, has it and
+# main's entry (function-entries: a site observed in every run of its build).
+# Round 1: 200 runs, 10 failing; round 2, run mostly where the failure
+# shows: 50 runs, 45 failing.  x > 50 is true exactly in the failing runs.
+# Counting main's entry as observed in every run of both rounds (naive
+# mixing) gives Context 55/250 = 0.22 against Failure 0.9: bound 0.56,
+# Importance 0.70, ahead of round 1's x > 50 (F 10 of 10, Context 0.05:
+# Importance 0.62).  Observed only in the runs of its own build, main's
+# entry has Context 0.9 = Failure: not kept; x > 50 leads.
+mkdir -p "$scratch/rounds/runs"
+python3 - "$scratch/rounds" <<'PY'
+import sys
+out = sys.argv[1]
+ROUND1, ROUND2 = "a1" * 16, "b2" * 16
+branch = "site\t0\tbranches\tsrc/mix.c\t5\t9\tmain\t2\tx > 50\tfalse,true"
+entry = "site\t1\tfunction-entries\tsrc/mix.c\t3\t1\tmain\t1\tmain\tentered"
+with open(out + "/sites.txt", "w") as f:
+    f.write("unit\t%s\tsrc/mix.c\t1\t2\n%s\nend\n" % (ROUND1, branch))
+    f.write("unit\t%s\tsrc/mix.c\t2\t3\n%s\n%s\nend\n" % (ROUND2, branch, entry))
+def run(number, unit, n_sites, n_counters, failed, lines):
+    with open("%s/runs/run-%03d.report" % (out, number), "w") as f:
+        f.write("\n".join(["sampler-report\t1", "program\t/nonexistent/mix", "pid\t%d" % (1000 + number),
+                           "sparsity\t1", "seed\t%d" % number,
+                           "exit\tsignal\t11" if failed else "exit\tstatus\t0",
+                           "unit\t%s\t%d\t%d\tsrc/mix.c" % (unit, n_sites, n_counters)]
+                          + lines + ["end"]) + "\n")
+for r in range(200):
+    run(r, ROUND1, 1, 2, r < 10, ["0\t0\t1" if r < 10 else "0\t1\t0"])
+for r in range(50):
+    run(200 + r, ROUND2, 2, 3, r < 45, ["0\t0\t1" if r < 45 else "0\t1\t0", "1\t1"])
+PY
+rounds="$scratch/rounds/runs --sites $scratch/rounds/sites.txt"
+"$tool" rank $rounds --top=0 --format=csv >"$scratch/rounds.csv" 2>&1
+if [ "$(first_predicate "$scratch/rounds.csv")" = "x > 50" ] &&
+   ! grep -q ',main entered,' "$scratch/rounds.csv"; then
+    pass "rounds: an every-run site is observed only in its own build's runs; x > 50 leads"
+else
+    fail "rounds: an every-run site is observed only in its own build's runs; x > 50 leads" \
+        "$scratch/rounds.csv"
+fi
 # --- Failure rules and labels ------------------------------------------------------
 summary () { sed -n 1p "$scratch/out"; }
 rule_case () {
