@@ -20,6 +20,7 @@
 
 #include "combining/run-set.h"
 #include "commands/command.h"
+#include "commands/rates-file.h"
 #include "output/formats.h"
 #include "output/output-file.h"
 #include "schemes/registry.h"
@@ -106,22 +107,6 @@ static double water_level(struct site_rate **sites, size_t n, double budget)
         below += sites[i]->visits;
     }
     return DBL_MAX;
-}
-
-/* The greatest weight whose rate, at mean countdown MEAN (sparsity times
-   unit), is at most RATE (1 - (1 - 1/mean)^w <= rate), so that the budget
-   holds; at least 1.  */
-static unsigned weight_for(double rate, double mean)
-{
-    if (rate >= 1)
-        /* Every visit, as nearly as a weight can: the countdown's chance
-           of outlasting the visit below 1e-6.  */
-        rate = 1 - 1e-6;
-    double w = mean <= 1 ? 1 : log1p(-rate) / log1p(-1 / mean);
-    if (w > SAMPLER_SITE_WEIGHT_MAX)
-        return SAMPLER_SITE_WEIGHT_MAX;
-    /* The tolerance: a rate computed back from its own weight.  */
-    return w < 1 ? 1 : (unsigned) (w + 1e-9);
 }
 
 /* The samples per run a uniform build (every site of default weight, unit
@@ -222,7 +207,7 @@ static bool write_rates(FILE *out, struct rates_state *state,
     size_t n_zero = 0, n_every = 0;
     for (size_t i = 0; i < n_trained; i++) {
         struct site_rate *s = sites[i];
-        s->weight = s->rate > 0 ? weight_for(s->rate, mean) : 0;
+        s->weight = s->rate > 0 ? rates_weight_for(s->rate, mean) : 0;
         double rate = site_rate(sparsity, unit, s->weight);
         expected += rate * s->visits;
         n_zero += s->weight == 0;
@@ -243,18 +228,8 @@ static bool write_rates(FILE *out, struct rates_state *state,
                 level);
     fprintf(out, "unit\t%u\n", unit);
     qsort(sites, n_trained, sizeof *sites, by_place);
-    for (size_t i = 0; i < n_trained; i++) {
-        const struct site_rate *s = sites[i];
-        fprintf(out, "site\t%u\t", s->weight);
-        write_escaped(out, s->table->source);
-        fputc('\t', out);
-        write_escaped(out, s->site->file);
-        fprintf(out, "\t%u\t", s->site->line);
-        write_escaped(out, s->site->function);
-        fprintf(out, "\t%s\t", scheme_name(s->site->scheme));
-        write_escaped(out, s->site->predicate);
-        fputc('\n', out);
-    }
+    for (size_t i = 0; i < n_trained; i++)
+        rates_write_site(out, sites[i]->weight, sites[i]->table, sites[i]->site);
     free(sites);
     return true;
 }

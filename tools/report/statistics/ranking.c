@@ -313,28 +313,38 @@ static size_t with_presence_sites(const struct universe *universe,
     return n;
 }
 
-bool ranking_compute(struct ranking *ranking, struct universe *universe, struct run_set *set,
-                     const struct ranking_rule *rule, struct diag *d)
+bool isolation_collect(struct isolation *isolation, struct universe *universe,
+                       struct run_set *set, struct diag *d)
 {
-    struct isolation isolation = { 0 };
     struct collector collector = { 0 };
-    struct predicate_score *scores = NULL;
     unsigned *predicates_per_site;
     bool *every_run;
     universe_init(universe, &set->catalog, &predicates_per_site, &every_run);
     uint32_t *observed_as = NULL;
     size_t n_engine_sites = with_presence_sites(universe, &predicates_per_site, every_run,
                                                 &observed_as);
-    bool ok = isolation_init(&isolation, n_engine_sites, predicates_per_site, observed_as, d);
+    bool ok = isolation_init(isolation, n_engine_sites, predicates_per_site, observed_as, d);
     free(predicates_per_site);
     free(every_run);
     free(observed_as);
-    uint32_t *tie_order = ok ? tie_order_of(universe) : NULL;
-    isolation.tie_order = tie_order;
     collector.universe = universe;
-    collector.isolation = &isolation;
+    collector.isolation = isolation;
     ok = ok && run_set_visit(set, collect_run, &collector, d);
+    free(collector.sites);
+    free(collector.predicates);
+    return ok;
+}
+
+bool ranking_compute(struct ranking *ranking, struct universe *universe, struct run_set *set,
+                     const struct ranking_rule *rule, struct diag *d)
+{
+    struct isolation isolation = { 0 };
+    struct predicate_score *scores = NULL;
+    uint32_t *tie_order = NULL;
+    bool ok = isolation_collect(&isolation, universe, set, d);
     if (ok) {
+        tie_order = tie_order_of(universe);
+        isolation.tie_order = tie_order;
         ranking->universe = universe;
         ranking->n_runs = set->n_runs;
         ranking->n_failing = set->n_failing;
@@ -352,8 +362,6 @@ bool ranking_compute(struct ranking *ranking, struct universe *universe, struct 
     }
     free(scores);
     free(tie_order);
-    free(collector.sites);
-    free(collector.predicates);
     isolation_free(&isolation);
     return ok;
 }
