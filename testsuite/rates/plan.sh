@@ -56,6 +56,18 @@ if "$sgcc" -O2 -fplugin-arg-sampler-schemes=branches,returns \
     else
         fail_with "$name" "$(cat "$d/nosparsity.err" "$d/two.err")"
     fi
+    for args in "--sparsity=0" "--boost=0" "--settled-runs=x" "--settled-increase=1" \
+                "--settled-increase=0" "--confidence=100"; do
+        name="plan: bad option $args"
+        if "$report" plan "$d/runs" --sites "$d/plain.sites" --sparsity=100 --output "$d/x.rates" \
+                $args 2>"$d/opt.err"; then
+            fail_with "$name" "accepted"
+        elif [ -e "$d/x.rates" ]; then
+            fail_with "$name" "wrote $d/x.rates"
+        else
+            pass "$name" "$(head -1 "$d/opt.err")"
+        fi
+    done
 else
     fail_with "build(plan)" "$(cat "$d/plain.err")"
 fi

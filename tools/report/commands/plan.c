@@ -111,16 +111,7 @@ static void judge(struct planned_site *planned, const struct isolation *isolatio
 static int by_function(const void *pa, const void *pb)
 {
     const struct planned_site *a = pa, *b = pb;
-    int c = strcmp(a->table->source, b->table->source);
-    if (!c)
-        c = strcmp(a->site->file, b->site->file);
-    if (!c)
-        c = strcmp(a->site->function, b->site->function);
-    if (!c && a->site->line != b->site->line)
-        c = a->site->line < b->site->line ? -1 : 1;
-    if (!c)
-        c = a->site->index < b->site->index ? -1 : a->site->index > b->site->index;
-    return c;
+    return rates_compare_places(a->table, a->site, b->table, b->site);
 }
 
 static bool same_function(const struct planned_site *a, const struct planned_site *b)

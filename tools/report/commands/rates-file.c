@@ -2,6 +2,7 @@
 #include "commands/rates-file.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "output/formats.h"
 #include "schemes/registry.h"
@@ -31,4 +32,19 @@ void rates_write_site(FILE *out, unsigned weight, const struct unit_table *table
     fprintf(out, "\t%s\t", scheme_name(site->scheme));
     write_escaped(out, site->predicate);
     fputc('\n', out);
+}
+
+int rates_compare_places(const struct unit_table *table_a, const struct site *a,
+                         const struct unit_table *table_b, const struct site *b)
+{
+    int c = strcmp(table_a->source, table_b->source);
+    if (!c)
+        c = strcmp(a->file, b->file);
+    if (!c)
+        c = strcmp(a->function, b->function);
+    if (!c && a->line != b->line)
+        c = a->line < b->line ? -1 : 1;
+    if (!c)
+        c = a->index < b->index ? -1 : a->index > b->index;
+    return c;
 }

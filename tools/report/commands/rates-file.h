@@ -13,6 +13,11 @@
    weight can be.  */
 unsigned rates_weight_for(double rate, double mean);
 
+/* The order of a rates file's records: source, file, function, line,
+   then the site's number.  */
+int rates_compare_places(const struct unit_table *table_a, const struct site *a,
+                         const struct unit_table *table_b, const struct site *b);
+
 /* One `site' record: SITE of the unit TABLE at WEIGHT.  */
 void rates_write_site(FILE *out, unsigned weight, const struct unit_table *table,
                       const struct site *site);

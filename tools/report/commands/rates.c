@@ -129,16 +129,7 @@ static int by_place(const void *pa, const void *pb)
 {
     const struct site_rate *a = *(struct site_rate *const *) pa;
     const struct site_rate *b = *(struct site_rate *const *) pb;
-    int c = strcmp(a->table->source, b->table->source);
-    if (!c)
-        c = strcmp(a->site->file, b->site->file);
-    if (!c)
-        c = strcmp(a->site->function, b->site->function);
-    if (!c && a->site->line != b->site->line)
-        c = a->site->line < b->site->line ? -1 : 1;
-    if (!c)
-        c = a->site->index < b->site->index ? -1 : a->site->index > b->site->index;
-    return c;
+    return rates_compare_places(a->table, a->site, b->table, b->site);
 }
 
 static bool write_rates(FILE *out, struct rates_state *state,
