@@ -131,8 +131,9 @@ void write_ranking_html(FILE *out, const struct ranking *ranking,
     if (ranking->n_failing == 0)
         fputs("<p>No failing runs to explain.</p>\n", out);
     else
-        fprintf(out, "<p>%lu of %lu failing runs explained.</p>\n",
-                ranking->n_failing - ranking->n_unexplained, ranking->n_failing);
+        fprintf(out, "<p>%lu of %lu failing runs explained%s.</p>\n",
+                ranking->n_failing - ranking->n_unexplained, ranking->n_failing,
+                ranking->step_limit_reached ? "; elimination stopped at its --steps limit" : "");
     fprintf(out, "<h2>Ranking before elimination</h2>\n<p>The best %zu of %zu; F, S: runs "
             "where the predicate was true; F obs, S obs: where it was observed.</p>\n",
             ranking->n_top, ranking->n_kept);

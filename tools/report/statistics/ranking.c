@@ -251,7 +251,7 @@ static void rank_initial(struct ranking *ranking, const struct isolation *isolat
 
 static bool eliminate(struct ranking *ranking, struct isolation *isolation,
                       struct predicate_score *scores, const struct score_rule *rule,
-                      struct diag *d)
+                      size_t max_steps, struct diag *d)
 {
     size_t capacity = 0;
     struct progress progress;
@@ -262,6 +262,10 @@ static bool eliminate(struct ranking *ranking, struct isolation *isolation,
         size_t best = isolation_score_all(isolation, rule, scores);
         if (best == SIZE_MAX)
             break;
+        if (max_steps && ranking->n_steps == max_steps) {
+            ranking->step_limit_reached = true;
+            break;
+        }
         struct ranked_predicate step = { best, { 0 }, scores[best], isolation->runs[1] };
         isolation_counts(isolation, best, &step.counts);
         unsigned long failing, successful;
@@ -358,7 +362,7 @@ bool ranking_compute(struct ranking *ranking, struct universe *universe, struct 
         scores = xcalloc(universe->n_predicates, sizeof *scores);
         isolation_score_all(&isolation, &score_rule, scores);
         rank_initial(ranking, &isolation, scores, rule->top);
-        ok = eliminate(ranking, &isolation, scores, &score_rule, d);
+        ok = eliminate(ranking, &isolation, scores, &score_rule, rule->max_steps, d);
     }
     free(scores);
     free(tie_order);
