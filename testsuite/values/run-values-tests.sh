@@ -38,6 +38,11 @@
 #                     report without indirect-call samples has no loaded
 #                     objects; addresses moved in the report read as
 #                     twice+0x1, 0x1 (no object) and linux-vdso.so.1+0x10
+#   pointers          pointers.c run 4 times with address-space
+#                     randomisation: its pointer sites' raw addresses differ
+#                     in every run, and combined, each site is one value:
+#                     program+offset of a static object, "heap, 16-aligned",
+#                     "stack, N-aligned", null
 #   hotlist=1024      a unit with more than 16 MiB of counters builds and
 #                     counts every site
 #   threads           four threads at sparsity 1: no update lost
@@ -119,7 +124,7 @@ fi
 # header, nothing unescaped from the predicates.
 if [ -f "$scratch/exact-O2.report" ] &&
    "$report" values "$scratch/exact-O2.report" --binary "$scratch/exact-O2" --top=1024 \
-       --format=html >"$scratch/values.html" 2>"$scratch/err" &&
+       --fold-below=0 --format=html >"$scratch/values.html" 2>"$scratch/err" &&
    [ "$(grep -c '^<table>' "$scratch/values.html")" = 7 ] &&
    [ "$(grep -c '^<tr><td' "$scratch/values.html")" = "$(wc -l <"$here/exact.expected")" ] &&
    grep -q 'classify (...) (signed)' "$scratch/values.html" &&
@@ -127,6 +132,38 @@ if [ -f "$scratch/exact-O2.report" ] &&
     pass "html: a table per site, a row per value"
 else
     fail "html" "$scratch/err"
+fi
+
+# Four runs of pointers.c, address-space randomisation on: raw addresses
+# differ in every run, and combined, each pointer site is one value that
+# holds in every run (the static table as program+offset, the heap block
+# and the local array as their class and alignment, null).
+if build_program pointers -O2; then
+    binary=$scratch/pointers-O2
+    for run in 1 2 3 4; do
+        SAMPLER_SPARSITY=1 SAMPLER_FILE=$binary.$run.report "$binary" || break
+    done
+    table=$(nm "$binary" | awk '$3 == "table" { print $1 }')
+    printf '%s\t%s\t4000\tinvariant\n' \
+        'into_table (pointer)' "pointers-O2+0x$(printf %x $((0x${table:-0} + 40)))" \
+        'block (pointer)' 'heap, 16-aligned' \
+        'local (pointer)' 'stack, N-aligned' \
+        'nothing (pointer)' 'null' >"$scratch/pointers.expected"
+    raw=$("$report" values "$binary".?.report --binary "$binary" --raw-pointers --top=1024 \
+              --format=csv 2>"$scratch/err" | grep -c ',into_table (pointer),')
+    if [ "$raw" != 4 ]; then
+        fail_with "pointers: raw addresses of table in 4 runs" \
+            "$raw distinct (address-space randomisation off?)" "$(cat "$scratch/err")"
+    elif value_rows "$binary" "$binary".?.report 2>"$scratch/err" | cut -f2- |
+             sed -E 's/stack, [0-9]+-aligned/stack, N-aligned/' >"$scratch/pointers.rows" &&
+         diff -u "$scratch/pointers.expected" "$scratch/pointers.rows" >"$scratch/diff"; then
+        pass "pointers: 4 runs under ASLR, each pointer site one value across runs"
+    else
+        cat "$scratch/err" >>"$scratch/diff"
+        fail "pointers: one value across runs" "$scratch/diff"
+    fi
+else
+    fail "build(pointers)" "$scratch/build.err"
 fi
 
 # Checks estimates against the truth a run printed.
@@ -299,7 +336,7 @@ EOF
        grep -q ',[0-9]*,twice,3$' "$scratch/iexport/hot_values.csv" &&
        grep -q ',[0-9]*,triple,2$' "$scratch/iexport/hot_values.csv" &&
        [ "$(grep -c '^loaded' "$binary.report")" -ge 3 ] &&
-       [ -f "$scratch/exact-O2.report" ] && ! grep -q '^loaded' "$scratch/exact-O2.report"; then
+       [ -f "$scratch/sizes-O2.report" ] && ! grep -q '^loaded' "$scratch/sizes-O2.report"; then
         pass "indirect: export names targets; loaded objects only where targets were seen"
     else
         fail "indirect: export" "$scratch/err"
