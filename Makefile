@@ -268,6 +268,7 @@ check-report: all
 	testsuite/report/run-report-tests.sh $(abspath $(B))
 	testsuite/report/run-rank-tests.sh $(abspath $(B))
 	testsuite/report/run-bad-input-tests.sh $(abspath $(B))
+	testsuite/report/run-page-tests.sh $(abspath $(B))
 
 # Fuzzing sampler-report's readers with libFuzzer (testsuite/fuzz/): the
 # tool's sources but main.c, built with clang's fuzzer, ASan and UBSan, and

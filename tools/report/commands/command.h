@@ -132,10 +132,6 @@ int command_whole_number_option(const struct invocation *invocation, const char 
 int command_limit_option(const struct invocation *invocation, const char *name, int argc,
                          char **argv, int *i, unsigned *limit);
 
-/* Items pages and listings show by default (--functions, --max-sites):
-   enough to read, few enough that the page of a large program opens.  */
-#define DEFAULT_SHOWN_LIMIT 50
-
 /* The same for a number in a range that ACCEPTS says, which WANTED
    describes in the usage error ("--min-share wants WANTED, not 'x'").  */
 int command_real_option(const struct invocation *invocation, const char *name,
