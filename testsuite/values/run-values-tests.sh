@@ -38,6 +38,8 @@
 #                     report without indirect-call samples has no loaded
 #                     objects; addresses moved in the report read as
 #                     twice+0x1, 0x1 (no object) and linux-vdso.so.1+0x10
+#   order             values' sites by their top share's lower bound; text
+#                     folds those below --fold-below into a count line
 #   pointers          pointers.c run 4 times with address-space
 #                     randomisation: its pointer sites' raw addresses differ
 #                     in every run, and combined, each site is one value:
@@ -132,6 +134,32 @@ if [ -f "$scratch/exact-O2.report" ] &&
     pass "html: a table per site, a row per value"
 else
     fail "html" "$scratch/err"
+fi
+
+# The listing's order and folding (docs/values.md): sites by their top
+# value's share's lower bound, highest first; text shows those whose bound
+# reaches --fold-below and counts the others in one line.
+if [ -f "$scratch/exact-O2.report" ] &&
+   "$report" values "$scratch/exact-O2.report" --binary "$scratch/exact-O2" --format=csv \
+       >"$scratch/order.csv" 2>"$scratch/err" &&
+   "$report" values "$scratch/exact-O2.report" --binary "$scratch/exact-O2" --fold-below=0.3 \
+       >"$scratch/order.txt" 2>>"$scratch/err" &&
+   python3 - "$scratch/order.csv" "$scratch/order.txt" >>"$scratch/err" 2>&1 <<'EOF'
+import csv, re, sys
+tops = [float(r["share_low"]) for r in csv.DictReader(open(sys.argv[1])) if r["rank"] == "1"]
+assert tops == sorted(tops, reverse=True), f"top shares' lower bounds out of order: {tops}"
+text = open(sys.argv[2]).read().splitlines()
+sites = [l for l in text if not l.startswith(" ") and "not shown" not in l]
+folded = [int(m.group(1)) for l in text
+          for m in [re.match(r"(\d+) sites whose top value's share has its lower bound "
+                             r"below 30% not shown; use --fold-below=0$", l)] if m]
+assert len(sites) == sum(t >= 0.3 for t in tops), f"{len(sites)} sites shown, tops {tops}"
+assert sum(folded) == sum(t < 0.3 for t in tops) > 0, f"folded {folded}, tops {tops}"
+EOF
+then
+    pass "order: by the top share's lower bound; text folds those below --fold-below"
+else
+    fail "order and folding" "$scratch/err"
 fi
 
 # Four runs of pointers.c, address-space randomisation on: raw addresses
