@@ -114,7 +114,8 @@ if [ -f "$scratch/exact-O2.report" ] &&
    [ "$(head -n 1 "$scratch/export/hot_values.csv")" = release,run,site,hot_value,target,count ] &&
    [ "$(tail -n +2 "$scratch/export/hot_values.csv" | wc -l)" = "$(wc -l <"$here/exact.expected")" ] &&
    grep -qx '1,1,1,-1,"",8' "$scratch/export/hot_values.csv" &&
-   grep -qx '1,1,3,4096,"",6' "$scratch/export/hot_values.csv" &&
+   grep -qx '1,1,3,0,"other, 16-aligned",6' "$scratch/export/hot_values.csv" &&
+   grep -qx '1,1,3,0,null,6' "$scratch/export/hot_values.csv" &&
    grep -qx '1,1,1,12,0' "$scratch/export/hot_lists.csv" &&
    grep -qx '1,1,3,12,0' "$scratch/export/hot_lists.csv"; then
     pass "export: hot_values.csv and hot_lists.csv"
@@ -144,10 +145,17 @@ if [ -f "$scratch/exact-O2.report" ] &&
        >"$scratch/order.csv" 2>"$scratch/err" &&
    "$report" values "$scratch/exact-O2.report" --binary "$scratch/exact-O2" --fold-below=0.3 \
        >"$scratch/order.txt" 2>>"$scratch/err" &&
-   python3 - "$scratch/order.csv" "$scratch/order.txt" >>"$scratch/err" 2>&1 <<'EOF'
+   "$report" values "$scratch/exact-O2.report" --binary "$scratch/exact-O2" --fold-below=0 \
+       --top=1 >"$scratch/order-all.txt" 2>>"$scratch/err" &&
+   python3 - "$scratch/order.csv" "$scratch/order.txt" "$scratch/order-all.txt" \
+       >>"$scratch/err" 2>&1 <<'EOF'
 import csv, re, sys
 tops = [float(r["share_low"]) for r in csv.DictReader(open(sys.argv[1])) if r["rank"] == "1"]
-assert tops == sorted(tops, reverse=True), f"top shares' lower bounds out of order: {tops}"
+shown = [float(m.group(1)) / 100 for l in open(sys.argv[3])
+         for m in [re.search(r"share [0-9.]+% \[([0-9.]+)%", l)] if m]
+assert len(shown) == len(tops), f"{len(shown)} sites in text, {len(tops)} in csv"
+assert shown == sorted(shown, reverse=True), f"top shares' lower bounds out of order: {shown}"
+assert sorted(shown) != shown, f"a listing that cannot tell the order: {shown}"
 text = open(sys.argv[2]).read().splitlines()
 sites = [l for l in text if not l.startswith(" ") and "not shown" not in l]
 folded = [int(m.group(1)) for l in text

@@ -166,14 +166,11 @@ static bool values_run(void *context, const struct run_view *run, struct diag *d
     return true;
 }
 
-/* What a reader looks for first: sites whose top value surely has a
-   large share (invariant, semi-invariant), by the lower bound of that
-   share; then hot code first, by estimated visits; then by place.  */
-static int by_top_share(const void *pa, const void *pb)
+/* For csv and jsonl: hot code first, by estimated visits (exact sums,
+   which an SQL analysis of the exported runs reproduces), then by place.  */
+static int by_visits(const void *pa, const void *pb)
 {
     const struct site_values *a = pa, *b = pb;
-    if (a->top_share_low != b->top_share_low)
-        return a->top_share_low > b->top_share_low ? -1 : 1;
     if (a->list.visits != b->list.visits)
         return a->list.visits > b->list.visits ? -1 : 1;
     int c = strcmp(a->site->file, b->site->file);
@@ -187,6 +184,17 @@ static int by_top_share(const void *pa, const void *pb)
     if (c)
         return c;
     return a->site->index < b->site->index ? -1 : a->site->index > b->site->index;
+}
+
+/* For a reader (text, html): sites whose top value surely has a large
+   share (invariant, semi-invariant) first, by the lower bound of that
+   share; then as by_visits.  */
+static int by_top_share(const void *pa, const void *pb)
+{
+    const struct site_values *a = pa, *b = pb;
+    if (a->top_share_low != b->top_share_low)
+        return a->top_share_low > b->top_share_low ? -1 : 1;
+    return by_visits(pa, pb);
 }
 
 static void value_text(const struct values_state *state, const struct site_values *v,
@@ -429,7 +437,10 @@ static int run_values(const struct invocation *invocation, struct diag *d)
                 v->top_share_low = top.share_low;
             }
         }
-        qsort(state.sites, state.n_sites, sizeof *state.sites, by_top_share);
+        bool for_reader = invocation->format == FORMAT_TEXT
+                          || invocation->format == FORMAT_HTML;
+        qsort(state.sites, state.n_sites, sizeof *state.sites,
+              for_reader ? by_top_share : by_visits);
         write_values(stdout, invocation->format, &state);
     }
     for (size_t u = 0; u < state.n_units; u++)
