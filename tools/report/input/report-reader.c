@@ -401,22 +401,32 @@ static bool parse_site_counts(struct report_parser *parser, struct unit_counts *
     return true;
 }
 
+/* A record of the report's head (`loaded', `region') named NAME: N_FIELDS
+   fields, before the first object or unit, after a complete header.  */
+static bool head_record_ok(struct report_parser *parser, const char *name, size_t n_fields)
+{
+    struct record_reader *reader = &parser->reader;
+    const struct record *record = &parser->record;
+    if (record->n_fields != n_fields)
+        return record_fail(reader, parser->d, "'%s' record has %zu fields, expected %zu",
+                           name, record->n_fields, n_fields);
+    if (parser->report->n_units > 0 || parser->object != NULL)
+        return record_fail(reader, parser->d, "'%s' record after the first 'object' or "
+                           "'unit' record", name);
+    return check_header_complete(parser);
+}
+
 /* region<TAB>heap|stack<TAB>start<TAB>end: after the header, before the
    first object or unit.  */
 static bool parse_region(struct report_parser *parser)
 {
     struct record_reader *reader = &parser->reader;
-    const struct record *record = &parser->record;
-    const struct text_slice *f = record->fields;
+    const struct text_slice *f = parser->record.fields;
     struct run_report *report = parser->report;
     struct diag *d = parser->d;
     struct memory_region region = { 0 };
-    if (record->n_fields != 4)
-        return record_fail(reader, d, "'region' record has %zu fields, expected 4",
-                           record->n_fields);
-    if (report->n_units > 0 || parser->object != NULL)
-        return record_fail(reader, d, "'region' record after the first 'object' or 'unit' "
-                           "record");
+    if (!head_record_ok(parser, "region", 4))
+        return false;
     if (slice_equals(f[1], "heap"))
         region.kind = REGION_HEAP;
     else if (slice_equals(f[1], "stack"))
@@ -424,8 +434,7 @@ static bool parse_region(struct report_parser *parser)
     else
         return record_fail(reader, d, "'region' record of kind '%.*s', expected heap or "
                            "stack", (int) (f[1].size < 40 ? f[1].size : 40), f[1].data);
-    if (!check_header_complete(parser)
-        || !field_to_u64(reader, f[2], "start address", ULLONG_MAX, &region.start, d)
+    if (!field_to_u64(reader, f[2], "start address", ULLONG_MAX, &region.start, d)
         || !field_to_u64(reader, f[3], "end address", ULLONG_MAX, &region.end, d))
         return false;
     if (region.start >= region.end)
@@ -449,13 +458,7 @@ static bool parse_loaded(struct report_parser *parser)
     struct run_report *report = parser->report;
     struct diag *d = parser->d;
     struct loaded_object object = { 0 };
-    if (record->n_fields != 5)
-        return record_fail(reader, d, "'loaded' record has %zu fields, expected 5",
-                           record->n_fields);
-    if (report->n_units > 0 || parser->object != NULL)
-        return record_fail(reader, d, "'loaded' record after the first 'object' or 'unit' "
-                           "record");
-    if (!check_header_complete(parser)
+    if (!head_record_ok(parser, "loaded", 5)
         || !field_to_u64(reader, f[1], "load address", ULLONG_MAX, &object.base, d)
         || !field_to_u64(reader, f[2], "start address", ULLONG_MAX, &object.start, d)
         || !field_to_u64(reader, f[3], "end address", ULLONG_MAX, &object.end, d))
