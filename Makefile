@@ -91,20 +91,20 @@ WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all check-gcc-versions evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-docs check-paths check-run check-rates check-report check-schemes check-runtime check-remote check-collect check-torture check-torture-ci check-case-study check-real check-csmith check-sql sql-deps install clean bench demo deps
+.PHONY: all bad-input-table check-gcc-versions evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-docs check-paths check-run check-rates check-report check-schemes check-runtime check-remote check-collect check-torture check-torture-ci check-case-study check-real check-csmith check-sql sql-deps install clean bench demo deps
 
 # What a fresh Debian bookworm machine needs (run as root).
-# The real-program recipes (testsuite/real/packages/*.sh) say what they need
+# The real-program recipes (testsuite/integration/real/packages/*.sh) say what they need
 # to build and run their suites; csmith generates the random programs;
 # libc6-dbg has the symbols that name libc's functions chosen by an IFUNC
-# (__strcmp_avx2) as indirect-call targets (testsuite/values);
+# (__strcmp_avx2) as indirect-call targets (testsuite/schemes/indirect-calls);
 # sampler-submit sends with libcurl and gzips with zlib, and its tests
 # make a certificate with openssl.
 # npm for DuckDB (check-sql): Debian's nodejs and npm, unless a Node.js with
 # npm is installed already (NodeSource's nodejs bundles npm and conflicts
 # with Debian's npm package).
 NODE_DEPS := $(if $(shell command -v npm 2>/dev/null),,nodejs npm)
-REAL_DEPS := $(shell testsuite/real/run-real.sh --deps)
+REAL_DEPS := $(shell testsuite/integration/real/run-real.sh --deps)
 # The collector builds with libmicrohttpd, libpq and SQLite; its tests run
 # PostgreSQL and check its pages in Chromium (headless).
 DEPS := gcc g++ make gcc-12-plugin-dev libgsl-dev check pkg-config valgrind python3 \
@@ -225,6 +225,38 @@ deps:
 	apt-get update
 	DEBIAN_FRONTEND=noninteractive apt-get install -y $(DEPS) $(BENCH_DEPS)
 
+# The test driver (testsuite/README.md): the case files under the folders
+# given, CHECK_JOBS at a time.
+CHECK_JOBS ?= $(shell nproc)
+RUN_CASES := testsuite/tools/run-cases -j $(CHECK_JOBS) --build $(abspath $(B))
+
+# What the cases use besides the build: the statistical checks
+# (testsuite/tools/stat-check.c), and sampler-report built with ASan, its
+# leak checker and UBSan, whose runs must match the plain tool's.  Include
+# paths: every folder of the report tool and of the runtime that holds
+# headers, so that the rules follow the sources where they move, and the
+# collector's, whose store layer sampler-report --store reads through.  The
+# tool's folders come first: runtime/ has headers of the same names
+# (schemes.h, output.h), and the tool's sources mean their own.
+TEST_REPORT_DIRS := $(sort tools/report $(patsubst %/,%,$(dir $(wildcard tools/report/*.h \
+                      tools/report/*/*.h tools/report/*/*/*.h))))
+TEST_RUNTIME_DIRS := $(sort runtime $(patsubst %/,%,$(dir $(wildcard runtime/*.h runtime/*/*.h \
+                       runtime/*/*/*.h runtime/*.def runtime/*/*.def))))
+TEST_INCLUDES := $(addprefix -I,$(TEST_REPORT_DIRS) tools/collect $(TEST_RUNTIME_DIRS))
+STAT_CHECK := $(B)/testsuite/stat-check
+SANITIZED_REPORT := $(B)/testsuite/sanitized/sampler-report
+TEST_TOOLS := $(STAT_CHECK) $(SANITIZED_REPORT)
+
+$(STAT_CHECK): testsuite/tools/stat-check.c
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -o $@ $< $(GSL_LIBS)
+
+$(SANITIZED_REPORT): $(REPORT_SRCS) $(REPORT_HDRS) $(STORE_SRCS) $(STORE_HDRS) $(RUNTIME_HDRS)
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
+	  -D_GNU_SOURCE $(STORE_CFLAGS) $(TEST_INCLUDES) -o $@ $(REPORT_SRCS) $(STORE_SRCS) \
+	  $(GSL_LIBS) $(STORE_LIBS)
+
 check: all
 	$(MAKE) check-docs
 	$(MAKE) check-unit
@@ -245,6 +277,12 @@ check: all
 	$(MAKE) check-csmith N=$(CHECK_CSMITH_N)
 	$(if $(CHECK_GCC_VERSIONS),$(MAKE) check-gcc-versions GCC_VERSIONS="$(CHECK_GCC_VERSIONS)" GCC_VERSIONS_OPTIONS='$(CHECK_GCC_VERSIONS_OPTIONS)')
 	$(MAKE) -C bench smoke B=$(abspath $(B))
+	$(MAKE) bad-input-table
+
+# The table of bad input tried by the cases (testsuite/README.md, "Bad
+# input"), from the parts they wrote.
+bad-input-table:
+	cat $(B)/bad-input/*.md >$(B)/bad-input-table.md
 
 # The analysis in SQL (tools/sql/, docs/schema.md): DuckDB comes from the npm
 # registry (@duckdb/node-api, pinned by tools/sql/duckdb/package-lock.json),
@@ -262,15 +300,12 @@ sql-deps: $(SQL_DUCKDB)/duckdb-sql.mjs
 # server the test starts), DuckDB and SQLite: the bc case study's runs, a
 # set with ties and zero counts (testsuite/sql/).
 check-sql: all sql-deps
-	testsuite/sql/run-sql-tests.sh $(abspath $(B))
+	$(RUN_CASES) testsuite/sql
 
-check-report: all
-	testsuite/report/run-report-tests.sh $(abspath $(B))
-	testsuite/report/run-rank-tests.sh $(abspath $(B))
-	testsuite/report/run-bad-input-tests.sh $(abspath $(B))
-	testsuite/report/run-page-tests.sh $(abspath $(B))
+check-report: all $(TEST_TOOLS)
+	$(RUN_CASES) testsuite/report --exclude testsuite/report/fuzz
 
-# Fuzzing sampler-report's readers with libFuzzer (testsuite/fuzz/): the
+# Fuzzing sampler-report's readers with libFuzzer (testsuite/report/fuzz/): the
 # tool's sources but main.c, built with clang's fuzzer, ASan and UBSan, and
 # one small target per input kind.  `make fuzz FUZZ_SECONDS=N` runs each
 # target N seconds; check-fuzz runs each 12 s and replays the kept findings.
@@ -278,13 +313,13 @@ FUZZ_CC      ?= clang
 FUZZ_KINDS   := report aggregate sites labels elf
 FUZZ_SECONDS ?= 600
 FUZZ_SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=undefined
-FUZZ_CFLAGS  := -std=c11 -O1 -g -Wall -Wextra -D_GNU_SOURCE $(FUZZ_SANITIZE) \
-                $(STORE_CFLAGS) -Itools/report -Itools/collect -Iruntime
-FUZZ_OBJS    := $(patsubst tools/report/%.c,$(B)/fuzz/obj/%.o,$(filter-out tools/report/main.c,$(REPORT_SRCS))) \
+FUZZ_CFLAGS  := -std=c11 -O1 -g -Wall -Wextra -D_GNU_SOURCE $(FUZZ_SANITIZE) $(STORE_CFLAGS) \
+                $(TEST_INCLUDES)
+FUZZ_OBJS    := $(patsubst tools/report/%.c,$(B)/fuzz/obj/%.o,$(filter-out %/main.c,$(REPORT_SRCS))) \
                 $(STORE_SRCS:tools/collect/%.c=$(B)/fuzz/obj/collect/%.o)
 FUZZ_BINS    := $(FUZZ_KINDS:%=$(B)/fuzz/fuzz-%)
 
-$(B)/fuzz/obj/%.o: tools/report/%.c $(REPORT_HDRS) runtime/sampler-abi.h runtime/sampler-abi.def runtime/schemes.def
+$(B)/fuzz/obj/%.o: tools/report/%.c $(REPORT_HDRS) $(STORE_HDRS) $(RUNTIME_HDRS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
@@ -292,9 +327,9 @@ $(B)/fuzz/obj/collect/%.o: tools/collect/%.c $(COLLECT_HDRS) $(REPORT_HDRS) $(CO
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(COLLECT_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
-$(B)/fuzz/fuzz-%: testsuite/fuzz/fuzz-%.c testsuite/fuzz/fuzz-input.h $(FUZZ_OBJS)
+$(B)/fuzz/fuzz-%: testsuite/report/fuzz/fuzz-%.c testsuite/report/fuzz/fuzz-input.h $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer \
-	  -DFUZZ_SITE_TABLE='"$(abspath testsuite/fuzz/corpus/sites/program)"' \
+	  -DFUZZ_SITE_TABLE='"$(abspath testsuite/report/fuzz/corpus/sites/program)"' \
 	  -o $@ $< $(FUZZ_OBJS) $(GSL_LIBS) $(STORE_LIBS)
 
 # The objects are shared by the targets: kept, not rebuilt each time.
@@ -303,15 +338,13 @@ $(B)/fuzz/fuzz-%: testsuite/fuzz/fuzz-%.c testsuite/fuzz/fuzz-input.h $(FUZZ_OBJ
 fuzz-build: $(FUZZ_BINS)
 
 fuzz: fuzz-build
-	nice -n 10 testsuite/fuzz/run-fuzz.sh $(abspath $(B)) $(FUZZ_SECONDS) $(FUZZ_KINDS)
+	nice -n 10 testsuite/report/fuzz/run-fuzz.sh $(abspath $(B)) $(FUZZ_SECONDS) $(FUZZ_KINDS)
 
 check-fuzz: fuzz-build
-	testsuite/fuzz/run-fuzz.sh $(abspath $(B)) 12 $(FUZZ_KINDS)
+	FUZZ_SECONDS=12 $(RUN_CASES) testsuite/report/fuzz
 
 check-plugin: all
-	testsuite/plugin/run-plugin-tests.sh $(abspath $(B))
-	testsuite/plugin/cxx/run-cxx-tests.sh $(abspath $(B))
-	testsuite/plugin/arguments/run-argument-tests.py $(abspath $(B))
+	$(RUN_CASES) testsuite/plugin
 
 # The documentation's tables that come from the code's own tables: the
 # README's table of plugin arguments is the one the plugin's table
@@ -336,29 +369,29 @@ demo: all
 	$(B)/bin/sampler-report show $(B)/demo-reports/checks-demo-100.report
 
 check-unit: all
-	$(MAKE) -C testsuite/unit B=$(abspath $(B))
+	$(MAKE) -j $(CHECK_JOBS) -C testsuite/unit B=$(abspath $(B))
 
 # GCC's torture tests: all of them (~30 min on 2 cores), or every
 # TORTURE_SAMPLE-th one.
 TORTURE_SAMPLE ?=
 check-torture: all
-	testsuite/torture/run-torture.sh $(abspath $(B)) $(if $(TORTURE_SAMPLE),--sample $(TORTURE_SAMPLE))
+	testsuite/integration/torture/run-torture.sh $(abspath $(B)) $(if $(TORTURE_SAMPLE),--sample $(TORTURE_SAMPLE))
 
-# Statistical bug isolation on bc with a real bug (testsuite/case-study/;
+# Statistical bug isolation on bc with a real bug (testsuite/integration/case-study/;
 # fetches bc's Debian source once; about 5 minutes on 2 cores).
 check-case-study: all
-	testsuite/case-study/run-case-study.sh $(abspath $(B))
+	testsuite/integration/case-study/run-case-study.sh $(abspath $(B))
 
 # How many runs rank needs to find the case study's bug at sparsities 1 to
 # 1000, with the old and the new bound (docs/ranking.md; long: not part of
 # make check).
 evaluate-ranking: all
-	testsuite/case-study/evaluate-ranking.sh $(abspath $(B))
+	testsuite/integration/case-study/evaluate-ranking.sh $(abspath $(B))
 
 # Trained rates against uniform 1/100 and 1/1000 on two bugs in bc:
 # runs needed, instructions and time (docs/rates.md; long: not part of check).
 evaluate-rates: all
-	testsuite/case-study/evaluate-rates.sh $(abspath $(B))
+	testsuite/integration/case-study/evaluate-rates.sh $(abspath $(B))
 
 # Debian packages built with every scheme must pass their own test suites
 # (all recipes: REAL_PACKAGES empty; REAL_OPTIONS: more options of
@@ -370,18 +403,18 @@ REAL_OPTIONS ?=
 CHECK_REAL_PACKAGES := zlib
 CHECK_REAL_OPTIONS := --rates
 check-real: all
-	testsuite/real/run-real.sh $(abspath $(B)) $(if $(REAL_PACKAGES),--packages "$(REAL_PACKAGES)") $(REAL_OPTIONS)
+	testsuite/integration/real/run-real.sh $(abspath $(B)) $(if $(REAL_PACKAGES),--packages "$(REAL_PACKAGES)") $(REAL_OPTIONS)
 
 # N csmith programs, plain and instrumented at -O0 and -O2, compared.
 N ?= 100
 CHECK_CSMITH_N := 5
 check-csmith: all
-	testsuite/csmith/run-csmith.sh $(abspath $(B)) --count $(N)
+	testsuite/integration/csmith/run-csmith.sh $(abspath $(B)) --count $(N)
 
 # What CI runs: every execute and ieee test at -O2 (sparsities 0, 1 and 100),
 # every 25th at -O0 and -O3, every 10th compile test, every 25th execute test
 # with outline-entry.
-TORTURE := testsuite/torture/run-torture.sh $(abspath $(B))
+TORTURE := testsuite/integration/torture/run-torture.sh $(abspath $(B))
 # outline-entry is off with the region schemes (paths, subpaths): every
 # other scheme, with it on, on every 25th execute test.
 OUTLINE_SCHEMES = $(shell testsuite/tools/scheme-names.sh | tr , '\n' | grep -vx -e paths -e subpaths | paste -sd, -)
@@ -410,33 +443,29 @@ check-gcc-versions:
 
 # The predicate schemes' counts, the values scheme's hot-lists, and the
 # subpaths scheme's hot subpaths.
-check-schemes: all
-	testsuite/schemes/run-scheme-tests.sh $(abspath $(B))
-	testsuite/values/run-values-tests.sh $(abspath $(B))
-	testsuite/subpaths/run-subpaths-tests.sh $(abspath $(B))
+check-schemes: all $(TEST_TOOLS)
+	$(RUN_CASES) testsuite/schemes --exclude testsuite/schemes/paths
 
 # The paths scheme: exact path counts at sparsity 1, binomial bounds at
-# 100, hash tables, path limits (testsuite/paths/).
-check-paths: all
-	testsuite/paths/run-paths-tests.sh $(abspath $(B))
-	testsuite/paths/run-ppp-tests.sh $(abspath $(B))
+# 100, hash tables, path limits, preferential numbering
+# (testsuite/schemes/paths/).
+check-paths: all $(TEST_TOOLS)
+	$(RUN_CASES) testsuite/schemes/paths
 
-check-run: all
-	testsuite/run/run-tests.sh $(abspath $(B))
+check-run: all $(TEST_TOOLS)
+	$(RUN_CASES) testsuite/runtime/sampling
 
 # Weighted sites and trained rates (docs/rates.md): default weights change
 # nothing, the statistics of weighted sites, training, bad rates files.
-check-rates: all
-	testsuite/rates/run-rates-tests.sh $(abspath $(B))
+check-rates: all $(TEST_TOOLS)
+	$(RUN_CASES) testsuite/rates
 
 # The field side of remote sampling (docs/remote.md): release
 # configurations, field runs, sampler-submit against a stand-in collector
-# on loopback, and zlib's instrumented release run as its users run it.
-REMOTE_UNIT := $(B)/testsuite/remote/test-release
-$(REMOTE_UNIT): testsuite/remote/test-release.c $(LIBA) runtime/release.h runtime/run-id.h
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) $(shell pkg-config --cflags check) -Iruntime -o $@ $< $(LIBA) \
-	  $(shell pkg-config --libs check) -lm -pthread
+# on loopback, and zlib's instrumented release run as its users run it
+# (testsuite/remote/; the configuration's parser: testsuite/unit/test-release.c).
+check-remote: all
+	$(RUN_CASES) testsuite/remote
 
 # The collector (docs/collect.md): its pieces (Check), then the service
 # with SQLite and with a PostgreSQL server the tests start, sampler-submit
@@ -458,17 +487,11 @@ $(COLLECT_LOAD): bench/collect/load.c
 
 check-collect: all $(COLLECT_UNIT_TEST) $(COLLECT_LOAD)
 	$(COLLECT_UNIT_TEST)
-	testsuite/collect/run-collect-tests.sh $(abspath $(B))
-	testsuite/collect/real-release.sh $(abspath $(B))
-
-check-remote: all $(REMOTE_UNIT)
-	$(REMOTE_UNIT)
-	testsuite/remote/run-remote-tests.sh $(abspath $(B))
-	testsuite/remote/real-release.sh $(abspath $(B))
+	$(RUN_CASES) testsuite/collect
 
 # Threads, fork and exec, crashes, shared libraries, interim reports.
-check-runtime: all
-	testsuite/runtime/run-runtime-tests.sh $(abspath $(B))
+check-runtime: all $(TEST_TOOLS)
+	$(RUN_CASES) testsuite/runtime --exclude testsuite/runtime/sampling
 
 # The benchmark of real programs (bench/bench.py): PROGRAMS=bzip2,lua,...
 # CONFIGS=plain,brs-1000,... RUNS=5 SIZE=full CALLGRIND_SIZE=small SAMPLER_FLAGS=...

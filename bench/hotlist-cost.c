@@ -26,7 +26,7 @@
 
 #include "sampler.h"
 #include "sampler-abi.h"
-#include "../testsuite/values/zipf-rank.h"
+#include "../testsuite/schemes/values/zipf-rank.h"
 
 enum { UPDATES = 1000000, CAPACITY = 16, RANKS = 1000, COLD_SITES = 8192 };
 enum { SITE_SLOTS = 3 + 2 * CAPACITY };

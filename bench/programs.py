@@ -4,8 +4,8 @@ is built, and the deterministic CPU-bound workload it runs.
 Every program is a Debian source package, fetched and unpacked by
 testsuite/tools/fetch-debian-source.sh into a cache outside the
 repository.  Where the real-program tests have a recipe for the package
-(testsuite/real/packages/PACKAGE.sh), the program names it, and is
-configured and built with the tests' helpers (testsuite/real/lib.sh:
+(testsuite/integration/real/packages/PACKAGE.sh), the program names it, and is
+configured and built with the tests' helpers (testsuite/integration/real/lib.sh:
 autotools_configure, autotools_make), so that how a Debian tree is built
 (which generated files stand as shipped) is said in one place.  The
 benchmark builds only the program it runs, statically, where the tests
@@ -23,14 +23,14 @@ import shutil
 import subprocess
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-REAL = os.path.join(TOP, "testsuite", "real")
+REAL = os.path.join(TOP, "testsuite", "integration", "real")
 RECIPE_HELPERS = os.path.join(REAL, "lib.sh")
 
 
 class Program:
     name = ""
     package = ""        # the Debian source package
-    recipe = False      # whether testsuite/real/packages/PACKAGE.sh exists
+    recipe = False      # whether testsuite/integration/real/packages/PACKAGE.sh exists
     sizes = {}          # size name -> workload parameter
 
     def recipe_files(self):
@@ -68,7 +68,7 @@ def run_logged(argv, cwd, log, env=None):
 
 def recipe_shell(program, script, args, tree, log, env=None):
     """Runs the bash SCRIPT (its arguments: ARGS) in TREE with
-    testsuite/real/lib.sh and PROGRAM's recipe sourced, as the real-program
+    testsuite/integration/real/lib.sh and PROGRAM's recipe sourced, as the real-program
     tests run a recipe's phases.  The helpers read CC, CFLAGS, LDFLAGS and
     JOBS from ENV (default: this process's environment)."""
     helpers, recipe = program.recipe_files()

@@ -2,7 +2,10 @@
 # real-release.sh: a real package's instrumented release uploading to
 # sampler-collect on PostgreSQL, and its pages in headless Chromium.
 #
-# Usage: testsuite/collect/real-release.sh BUILD_DIR   (prints "N passed, N failed")
+# Usage: testsuite/collect/real-release.sh BUILD_DIR   (prints "N passed, N failed";
+# testsuite/tools/run-cases runs it as a case)
+# CHECKS: bash $SRC $BUILD
+# TIMEOUT: 1800
 #
 # zlib's Debian source (the cache testsuite/remote/real-release.sh uses) is
 # built as a release whose collector is a sampler-collect started here on

@@ -6,7 +6,10 @@
 # here (collect-prog.c), bad clients (client.py), TLS, and a store of
 # version 1 migrated by the service.
 #
-# Usage: testsuite/collect/run-collect-tests.sh BUILD_DIR   (prints "N passed, N failed")
+# Usage: testsuite/collect/run-collect-tests.sh BUILD_DIR   (prints "N passed, N failed";
+# testsuite/tools/run-cases runs it as a case)
+# CHECKS: bash $SRC $BUILD
+# TIMEOUT: 1800
 #
 # For each store: the release registered from its binary (again: the same;
 # with other tables: refused); the user's 14 runs sent by sampler-submit and

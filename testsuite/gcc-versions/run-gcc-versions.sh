@@ -142,7 +142,7 @@ suite_command () {
     torture)
       local extra=
       [ "$v" -ge 14 ] && extra="--extra -fpermissive"
-      echo "$make all && PATH=$b/toolchain-gcc-$v:\$PATH nice testsuite/torture/run-torture.sh $b --set execute --levels '-O0 -O2' --o3-every 0 --sample $torture_sample $extra" ;;
+      echo "$make all && PATH=$b/toolchain-gcc-$v:\$PATH nice testsuite/integration/torture/run-torture.sh $b --set execute --levels '-O0 -O2' --o3-every 0 --sample $torture_sample $extra" ;;
     csmith) echo "$make check-csmith N=$csmith_count" ;;
     real) echo "$make check-real REAL_PACKAGES=zlib" ;;
     cross) echo "testsuite/gcc-versions/cross-load.sh $v $b 12 13 14 15 16" ;;

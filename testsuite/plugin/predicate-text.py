@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# TEST: predicate text keeps the meaning of every operator pair
+# RUN: python3 $SRC $PLUGIN $T
 """Branch predicates' text means what the condition means.
 
 Usage: predicate-text.py PLUGIN SCRATCH

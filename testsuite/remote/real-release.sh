@@ -3,9 +3,12 @@
 # built with a release configuration and run as its users run it
 # (docs/remote.md), with the stand-in collector on loopback.
 #
-# Usage: testsuite/remote/real-release.sh BUILD_DIR   (prints "N passed, N failed")
+# Usage: testsuite/remote/real-release.sh BUILD_DIR   (prints "N passed, N failed";
+# testsuite/tools/run-cases runs it as a case)
+# CHECKS: bash $SRC $BUILD
+# TIMEOUT: 1800
 #
-# zlib's Debian source (fetched once into the cache, as testsuite/real/
+# zlib's Debian source (fetched once into the cache, as testsuite/integration/real/
 # does) is built with CC="sampler-gcc --sampler-release=FILE": libz.so and
 # the programs minigzipsh and examplesh, with branches, returns,
 # function-entries, values and indirect-calls; the release sends branches,

@@ -4,7 +4,7 @@
 #
 # Usage: testsuite/tools/fetch-debian-source.sh PACKAGE
 #
-# Used by testsuite/real/ and bench/.  Third-party sources are never
+# Used by testsuite/integration/real/, testsuite/remote/real-release.sh and bench/.  Third-party sources are never
 # committed: they live in ${SAMPLER_CACHE:-$HOME/.cache/sampler}/src/PACKAGE/.
 # apt runs with a private source list (a deb-src line for bookworm) and
 # private state, so the machine's own apt configuration is left alone.

@@ -1,14 +1,18 @@
-# tally.sh: what every compile-and-run suite shares, sourced by its script:
-#   pass NAME              counts a pass: "PASS: NAME"
+# tally.sh: what every script that reports checks shares, sourced by it (a
+# case's CHECKS command, testsuite/tools/run-cases, or a suite's runner):
+#   pass NAME [DETAIL]     counts a pass: "PASS: NAME" (" -- DETAIL")
 #   fail NAME [FILE]       counts a failure: "FAIL: NAME", then the end of
 #                          FILE (what went wrong), indented
 #   fail_with NAME LINE... counts a failure, then the LINEs, indented
 #   skip NAME REASON       counts a test that could not run here (neither
 #                          passed nor failed): "SKIP: NAME: REASON"
 #   check NAME COMMAND...  passes when COMMAND succeeds; fails with its output
-#                          (needs $scratch)
-#   finish                 prints "N skipped" (if any), then "N passed, N
-#                          failed", and exits 1 if any failed
+#                          (in $scratch, or the case's $T)
+#   same NAME EXPECTED ACTUAL  passes when the two texts are equal
+#   finish                 run alone: prints "N skipped" (if any), then "N
+#                          passed, N failed", and exits 1 if any failed;
+#                          under run-cases (RUN_CASES set), which counts the
+#                          lines, exits 0: the script ran to its end
 # Messages from the tools are compared in the C locale.
 LC_ALL=C
 export LC_ALL
@@ -16,7 +20,7 @@ passed=0
 failed=0
 skipped=0
 
-pass () { passed=$((passed + 1)); echo "PASS: $1"; }
+pass () { passed=$((passed + 1)); echo "PASS: $1${2:+ -- $2}"; }
 
 fail () {
     failed=$((failed + 1))
@@ -35,12 +39,17 @@ fail_with () {
 }
 
 check () {
-    local name=$1
+    local name=$1 log=${scratch:-$T}/check.log
     shift
-    if "$@" >"$scratch/check.log" 2>&1; then pass "$name"; else fail "$name" "$scratch/check.log"; fi
+    if "$@" >"$log" 2>&1; then pass "$name"; else fail "$name" "$log"; fi
+}
+
+same () {
+    if [ "$2" = "$3" ]; then pass "$1"; else fail_with "$1" "expected:" "$2" "got:" "$3"; fi
 }
 
 finish () {
+    [ -z "${RUN_CASES-}" ] || exit 0
     [ "$skipped" = 0 ] || echo "$skipped skipped"
     echo "$passed passed, $failed failed"
     [ "$failed" = 0 ]

@@ -12,6 +12,7 @@ Suite *report_suite(void);
 Suite *stats_suite(void);
 Suite *values_suite(void);
 Suite *paths_suite(void);
+Suite *release_suite(void);
 
 int main(void)
 {
@@ -25,6 +26,7 @@ int main(void)
     srunner_add_suite(runner, stats_suite());
     srunner_add_suite(runner, values_suite());
     srunner_add_suite(runner, paths_suite());
+    srunner_add_suite(runner, release_suite());
     srunner_run_all(runner, CK_NORMAL);
     int failed = srunner_ntests_failed(runner);
     srunner_free(runner);

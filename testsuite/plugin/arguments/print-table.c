@@ -1,6 +1,6 @@
 /* Prints the plugin's table of arguments, plugin/arguments.def, one line
    per key: KEY, KIND, MIN, MAX, DEFAULT (empty: none) and VALUE, TAB-
-   separated, for run-argument-tests.py.  */
+   separated, for every-key.py.  */
 #include <stdio.h>
 
 int

@@ -129,3 +129,6 @@ main ()
 	       undone);
   return built == destroyed ? 0 : 1;
 }
+
+/* CHECKS: $SRCDIR/check-program.sh $opt
+   FOR: opt in -O0 -O2  */

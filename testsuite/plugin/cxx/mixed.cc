@@ -48,3 +48,6 @@ main ()
   std::printf ("sum %ld thrown %d alive %d\n", sum, thrown, alive);
   return alive != 0;
 }
+
+/* CHECKS: $SRCDIR/check-program.sh $opt
+   FOR: opt in -O0 -O2  */

@@ -72,3 +72,6 @@ main ()
   std::printf ("never reached\n");
   return 0;
 }
+
+/* CHECKS: $SRCDIR/check-program.sh $opt
+   FOR: opt in -O0 -O2  */

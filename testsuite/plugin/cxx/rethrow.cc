@@ -112,3 +112,6 @@ main ()
 	       sum, cleanups, ranges, ints, replaced, held, counted_alive);
   return counted_alive != 0;
 }
+
+/* CHECKS: $SRCDIR/check-program.sh $opt
+   FOR: opt in -O0 -O2  */

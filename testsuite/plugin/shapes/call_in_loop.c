@@ -14,3 +14,7 @@ int call_in_loop (int n)
     }
   return t;
 }
+
+/* TEST: shape $NAME $opt
+   FOR: opt in -O0 -O2 "-O3 -g"
+   RUN: $SRCDIR/check-dump.sh "$opt"  */

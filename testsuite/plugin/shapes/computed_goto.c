@@ -28,3 +28,7 @@ op_loop:
 op_end:
   return acc;
 }
+
+/* TEST: shape $NAME $opt
+   FOR: opt in -O0 -O2 "-O3 -g"
+   RUN: $SRCDIR/check-dump.sh "$opt"  */

@@ -11,3 +11,7 @@ void diamond (int x)
     check (-x);
   check (0);
 }
+
+/* TEST: shape $NAME $opt
+   FOR: opt in -O0 -O2 "-O3 -g"
+   RUN: $SRCDIR/check-dump.sh "$opt"  */

@@ -8,3 +8,7 @@ int indirect (int (*fp) (int), int x)
   check (r);
   return r;
 }
+
+/* TEST: shape $NAME $opt
+   FOR: opt in -O0 -O2 "-O3 -g"
+   RUN: $SRCDIR/check-dump.sh "$opt"  */

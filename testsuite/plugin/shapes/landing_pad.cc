@@ -18,3 +18,7 @@ landing_pad (int x)
   check (r);
   return r + c;
 }
+
+/* TEST: shape $NAME $opt
+   FOR: opt in -O0 -O2 "-O3 -g"
+   RUN: $SRCDIR/check-dump.sh "$opt"  */

@@ -18,3 +18,7 @@ void long_path (int x)
       check (x); check (x);
     }
 }
+
+/* TEST: shape $NAME $opt
+   FOR: opt in -O0 -O2 "-O3 -g"
+   RUN: $SRCDIR/check-dump.sh "$opt" -fplugin-arg-sampler-region-limit=32  */

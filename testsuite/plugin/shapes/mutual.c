@@ -13,3 +13,7 @@ int weighty_rec (int n)
     return even (5);
   return weighty_rec (n - 1) + even ((unsigned) n);
 }
+
+/* TEST: shape $NAME $opt
+   FOR: opt in -O0 -O2 "-O3 -g"
+   RUN: $SRCDIR/check-dump.sh "$opt"  */

@@ -8,3 +8,7 @@ int pairs (int y, int z)
     x = y * z;
   return x;
 }
+
+/* TEST: shape $NAME $opt
+   FOR: opt in -O0 -O2 "-O3 -g"
+   RUN: $SRCDIR/check-dump.sh "$opt" -fplugin-arg-sampler-schemes=scalar-pairs  */

@@ -10,3 +10,7 @@ int setjmp_fallback (int n)
     check (i);
   return 0;
 }
+
+/* TEST: shape $NAME $opt
+   FOR: opt in -O0 -O2 "-O3 -g"
+   RUN: $SRCDIR/check-dump.sh "$opt"  */

@@ -9,3 +9,7 @@ int sitefree_loop (int n)
   check (t);
   return t;
 }
+
+/* TEST: shape $NAME $opt
+   FOR: opt in -O0 -O2 "-O3 -g"
+   RUN: $SRCDIR/check-dump.sh "$opt"  */

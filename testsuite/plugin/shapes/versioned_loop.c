@@ -33,3 +33,7 @@ int calling (const int *a, int n)
     }
   return above;
 }
+
+/* TEST: shape $NAME $opt
+   FOR: opt in -O0 -O2 "-O3 -g"
+   RUN: $SRCDIR/check-dump.sh "$opt" -fplugin-arg-sampler-schemes=branches  */

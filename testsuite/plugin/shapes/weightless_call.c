@@ -16,3 +16,7 @@ int weightless_call (int n)
     }
   return t;
 }
+
+/* TEST: shape $NAME $opt
+   FOR: opt in -O0 -O2 "-O3 -g"
+   RUN: $SRCDIR/check-dump.sh "$opt"  */

@@ -1,0 +1,2 @@
+#pragma GCC system_header
+int helper (int x);
