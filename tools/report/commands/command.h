@@ -127,6 +127,12 @@ int command_whole_number_option(const struct invocation *invocation, const char 
                                 long low, long high, int argc, char **argv, int *i,
                                 unsigned *number);
 
+/* Matches ARGV[*I] against NAME (e.g. "--functions") with how many
+   items an output shows at most: a whole number from 1, or "all" (sets
+   *LIMIT to 0).  Returns as command_whole_number_option.  */
+int command_limit_option(const struct invocation *invocation, const char *name, int argc,
+                         char **argv, int *i, unsigned *limit);
+
 /* The same for a number in a range that ACCEPTS says, which WANTED
    describes in the usage error ("--min-share wants WANTED, not 'x'").  */
 int command_real_option(const struct invocation *invocation, const char *name,
