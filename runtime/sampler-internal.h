@@ -287,6 +287,24 @@ struct sampler_loaded_object {
     const char *name;
 };
 
+/* Set once a site has sampled an address (an indirect call's target, a
+   pointer's value): from then on, reports list the loaded objects and the
+   heap and stack (`loaded' and `region' records), which name them.  */
+extern _Atomic bool sampler_addresses_sampled;
+
+static inline void sampler_note_address_sampled(void)
+{
+    if (!atomic_load_explicit(&sampler_addresses_sampled, memory_order_relaxed))
+        atomic_store_explicit(&sampler_addresses_sampled, true, memory_order_relaxed);
+}
+
+/* Calls visit on the heap and the main thread's stack ("heap", "stack":
+   /proc/self/maps' [heap] and [stack]), those the process has.
+   Async-signal-safe (regions.c).  */
+void sampler_regions_visit(void (*visit)(const char *kind, uintptr_t start, uintptr_t end,
+                                         void *context),
+                           void *context);
+
 /* Adds the objects loaded now to the list reports write (dl_iterate_phdr:
    not from a signal handler).  */
 void sampler_loaded_objects_refresh(void);

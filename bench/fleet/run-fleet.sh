@@ -16,7 +16,8 @@
 # Fleets and stores go to ${FLEET_DIR:-/tmp/sampler-fleet} and are deleted
 # after each size; ENGINES="postgresql duckdb sqlite" picks engines;
 # SQL_ELIMINATION=no skips the engines' elimination (its step count grows
-# with the runs, and each step is a pass over the observations).
+# with the runs, and each step is a pass over the observations);
+# STEPS=N stops rank's and the engines' elimination after N steps.
 # PostgreSQL runs with shared_buffers=1GB, work_mem=256MB,
 # maintenance_work_mem=512MB, max_wal_size=8GB, synchronous_commit=off.
 # Everything runs under nice.  Prints one line per step (bench/HISTORY.md).
@@ -31,6 +32,7 @@ compare=$top/testsuite/sql/compare.py
 export SAMPLER_DUCKDB="$build/sql-duckdb/duckdb-sql.mjs"
 engines=${ENGINES:-postgresql duckdb sqlite}
 work=${FLEET_DIR:-/tmp/sampler-fleet}
+steps=${STEPS:-0}
 mkdir -p "$work"
 chmod 711 "$work"
 gcc -std=c11 -O2 -Wall -Wextra "$here/gen-fleet.c" -o "$work/gen-fleet" -lm
@@ -83,7 +85,8 @@ for runs in "$@"; do
     engine=
     measure generate "$work/gen-fleet" "$dir" "$runs"
     echo "$runs: aggregate $(du -sh "$dir/fleet.agg" | cut -f1), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-    measure "rank (C)" "$tool" rank "$dir/fleet.agg" --fail-if=signal --format=csv
+    measure "rank (C)" "$tool" rank "$dir/fleet.agg" --fail-if=signal --format=csv \
+        --steps="$steps"
     cp "$dir/rank (C).out" "$dir/rank-c.csv"
     echo "$runs: C: planted bug leads: $(leads "$dir/rank-c.csv"); $(grep -c '^elimination' "$dir/rank-c.csv") steps"
     measure export "$tool" export "$dir/fleet.agg" --fail-if=signal -o "$dir/export"
@@ -101,7 +104,7 @@ for runs in "$@"; do
         if [ "${SQL_ELIMINATION:-yes}" = no ]; then
             measure "ranking" "$sql" "$engine" "$db" query "SELECT * FROM ranking ORDER BY release, position"
         else
-            measure "rank (elimination)" "$sql" "$engine" "$db" rank
+            measure "rank (elimination)" "$sql" "$engine" "$db" rank --steps="$steps"
         fi
         case $engine in
             postgresql) size=$(psql -X -A -t -d "$db" -c "SELECT pg_database_size('fleet') / 1048576") ;;

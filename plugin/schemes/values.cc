@@ -106,9 +106,14 @@ static void
 values_sample_call (gimple *marker, const site_info &site,
 		    gimple_stmt_iterator *gsi, tree, sample_call &call)
 {
+  /* A pointer's sample makes reports say where objects were loaded, which
+     the report tool needs to turn its addresses into names that hold in
+     every run.  */
+  const char *function = site.value_kind == site_info::VALUE_POINTER
+			 ? "__sampler_pointer_value" : "__sampler_value";
   hot_list_sample_call (site, converted (gsi, marker_value (marker, 0),
 					 long_long_unsigned_type_node,
-					 gimple_location (marker)), call);
+					 gimple_location (marker)), call, function);
 }
 
 const plugin_scheme VALUES_scheme = {

@@ -31,4 +31,16 @@ __sampler_value(unsigned long long *slots, unsigned long long value, unsigned lo
     SAMPLER_SET_COUNTDOWN(sampler_countdown_next_preserving());
 }
 
+/* A pointer's value: reports then list the loaded objects and the heap
+   and stack, which say where it pointed (indirect-calls.c).  */
+SAMPLER_EXPORT SAMPLER_PRESERVING void
+__sampler_pointer_value(unsigned long long *slots, unsigned long long value,
+                        unsigned long capacity)
+{
+    UNLESS_FIRST_VISIT_OF_THREAD(sampler_started_out_of_line_preserving);
+    sampler_note_address_sampled();
+    observe_value(slots, value, capacity);
+    SAMPLER_SET_COUNTDOWN(sampler_countdown_next_preserving());
+}
+
 const struct sampler_runtime_scheme SAMPLER_RUNTIME_SCHEME(VALUES) = { 0 };

@@ -31,7 +31,7 @@ static const char usage_text[] =
     "           [--connections N] [--address-connections N] [--idle-timeout S]\n"
     "           [--request-timeout S] [--batch N] [--queue N] [--fold-interval MS]\n"
     "           [--fold-batch N]\n"
-    "           [--elimination-interval S]\n"
+    "           [--elimination-interval S] [--elimination-steps N]\n"
     "       " PROGRAM " register-release --store URL --binary FILE... [--sites FILE]...\n"
     "           [--product NAME --version VERSION] [--key KEY]... [--fail-if RULE]\n"
     "           [--hourly-quota N]\n"
@@ -121,6 +121,7 @@ static const struct numeric_option numeric_options[] = {
     NUMERIC("--batch", 1, 4096, false, batch_max),
     NUMERIC("--queue", 1, 1000000, false, queue_max),
     NUMERIC("--elimination-interval", 0, 86400, false, elimination_interval),
+    NUMERIC("--elimination-steps", 0, 1000000, false, elimination_steps),
     NUMERIC("--fold-interval", 10, 3600000, false, fold_interval),
     NUMERIC("--fold-batch", 1, 100000, false, fold_batch),
 };

@@ -439,18 +439,21 @@ static bool active_row(void *context, unsigned n, const char *const *values, str
 }
 
 /* rank's elimination for every release, in SQL, as `sampler-sql rank'
-   runs it: rank-start.sql, then rank-step.sql while a release is active.  */
-static bool eliminate(struct store *store, struct diag *d)
+   runs it: rank-start.sql, then rank-step.sql while a release is active,
+   for at most MAX_STEPS steps (0: no limit; releases step together).  */
+static bool eliminate(struct store *store, unsigned max_steps, struct diag *d)
 {
     bool ok = store_exec(store, "DELETE FROM elimination_requests; "
                          "INSERT INTO elimination_requests SELECT release "
                          "FROM collected_releases", d)
               && store_exec(store, sql_rank_start, d);
+    char active_query[256];
+    snprintf(active_query, sizeof active_query,
+             "SELECT count(*) FROM in_play_runs WHERE active = 1 AND (%u = 0 OR steps < %u) "
+             "AND release IN (SELECT release FROM elimination_requests)", max_steps, max_steps);
     long active = 1;
     while (ok && active > 0) {
-        ok = store_query(store, "SELECT count(*) FROM in_play_runs WHERE active = 1 AND release "
-                         "IN (SELECT release FROM elimination_requests)", 0, NULL, active_row,
-                         &active, d);
+        ok = store_query(store, active_query, 0, NULL, active_row, &active, d);
         if (ok && active > 0)
             ok = store_exec(store, sql_rank_step, d);
     }
@@ -476,7 +479,7 @@ static void *eliminator_thread(void *context)
             struct diag d;
             pthread_mutex_lock(&service->analysis_lock);
             bool ok = (!store_lost(pages->store) || store_reconnect(pages->store, &d))
-                      && eliminate(pages->store, &d);
+                      && eliminate(pages->store, service->options.elimination_steps, &d);
             pthread_mutex_unlock(&service->analysis_lock);
             if (ok) {
                 atomic_store(&pages->eliminated_runs, folded);

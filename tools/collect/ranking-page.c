@@ -32,6 +32,17 @@ static bool totals_row(void *context, unsigned n, const char *const *values, str
     return true;
 }
 
+/* in_play_runs's active flag: still set when the eliminator stopped at
+   its --elimination-steps limit.  */
+static bool still_active_row(void *context, unsigned n, const char *const *values,
+                             struct diag *d)
+{
+    (void) d;
+    struct ranking *ranking = context;
+    ranking->step_limit_reached = n == 1 && values[0] && strcmp(values[0], "1") == 0;
+    return true;
+}
+
 /* A predicate's row: predicate, f, s, f_obs, s_obs.  */
 static bool counts_row(void *context, unsigned n, const char *const *values, struct diag *d)
 {
@@ -153,7 +164,9 @@ bool ranking_from_store(struct store *store, const struct release *release, size
     ok = ok && store_query(store, "SELECT step, predicate, f, s, f_obs, s_obs, num_f, failure, "
                            "context, increase, increase_lower_bound, importance "
                            "FROM elimination_steps WHERE release = $1 ORDER BY step", 1,
-                           params, step_row, ranking, d);
+                           params, step_row, ranking, d)
+         && store_query(store, "SELECT active FROM in_play_runs WHERE release = $1", 1, params,
+                        still_active_row, ranking, d);
     /* The runs its steps dropped are explained; failing runs folded since
        the elimination are not.  */
     unsigned long explained = 0;

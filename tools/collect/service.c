@@ -40,6 +40,7 @@ void service_options_default(struct service_options *options)
     options->batch_max = 256;
     options->queue_max = 4096;
     options->elimination_interval = 60;
+    options->elimination_steps = 20;
     options->fold_interval = 1000;
     options->fold_batch = 1000;
 }

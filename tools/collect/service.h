@@ -36,6 +36,7 @@ struct service_options {
     unsigned batch_max;
     size_t queue_max;
     unsigned elimination_interval;    /* seconds between the pages' eliminations */
+    unsigned elimination_steps;       /* steps each elimination takes at most; 0: all */
     unsigned fold_interval;           /* milliseconds between folds, at least */
     unsigned fold_batch;              /* runs per fold, at most */
 };

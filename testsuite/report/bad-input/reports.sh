@@ -3,7 +3,8 @@
 # versions, line ends, truncations, bad numbers, duplicate records, bad
 # exit kinds, unknown records, NUL bytes, sites out of range or twice, bad
 # signatures, a unit unlike its table, data after the end, and the
-# 'loaded' records that name indirect-call targets.
+# 'loaded' records that name indirect-call targets and the 'region'
+# records that class pointers.
 # CHECKS: sh $SRC
 . "$SRCDIR/lib.sh"
 table_part 3-report-1-reports
@@ -61,7 +62,14 @@ loaded_case "'loaded' address 0x1000" "bad number '0x1000' for load address" loa
 awk '{ print } /^unit\t/ && !done { print "loaded\t0\t4096\t8192\t/bin/true"; done = 1 }' "$report" >"$(bad loaded-late)"
 report_case "'loaded' after a unit" "loaded-late:[0-9]+: 'loaded' record after the first 'object' or 'unit' record" "$(bad loaded-late)"
 awk '/^exit\t/ { print "loaded\t0\t4096\t8192\t/bin/true" } { print }' "$report" >"$(bad loaded-early)"
-report_case "an 'exit' record after 'loaded'" "loaded-early:[0-9]+: 'exit' record after a 'loaded' record" "$(bad loaded-early)"
+report_case "an 'exit' record after 'loaded'" "loaded-early:[0-9]+: 'exit' record after a 'loaded' or 'region' record" "$(bad loaded-early)"
+# region records (where the heap and stack were, for pointers' values).
+loaded_case "'region' with 3 fields" "'region' record has 3 fields, expected 4" region-fields "$(printf 'region\theap\t4096')"
+loaded_case "'region' of kind data" "'region' record of kind 'data', expected heap or stack" region-kind "$(printf 'region\tdata\t4096\t8192')"
+loaded_case "'region' start not below end" "region's start address 8192 is not below its end address 4096" region-range "$(printf 'region\tstack\t8192\t4096')"
+loaded_case "'region' address 0x1000" "bad number '0x1000' for start address" region-hex "$(printf 'region\theap\t0x1000\t8192')"
+awk '{ print } /^unit\t/ && !done { print "region\theap\t4096\t8192"; done = 1 }' "$report" >"$(bad region-late)"
+report_case "'region' after a unit" "region-late:[0-9]+: 'region' record after the first 'object' or 'unit' record" "$(bad region-late)"
 sed 's/^sampler-report\t1$/\xef\xbb\xbf&/' "$report" >"$(bad bom)"
 report_case "UTF-8 byte order mark" "bom:1: not a sampler report \(the first line must be 'sampler-report<TAB>1'\)" "$(bad bom)"
 

@@ -53,7 +53,7 @@ expect_error "merge: no output" 2 "sampler-report: 'merge' needs --output FILE
 $merge_usage" merge $hand
 expect_error "merge: labels" 2 "sampler-report: 'merge' keeps every run's exit; give --fail-if or --labels to 'rank' or 'export'
 $merge_usage" merge $hand -o "$A" --fail-if=signal
-values_usage="usage: sampler-report values (INPUT... | --store URL --release R) [--binary FILE]... [--sites FILE]... [--min-share=P] [--top=N] [--format=text|csv|jsonl|html]"
+values_usage="usage: sampler-report values (INPUT... | --store URL --release R) [--binary FILE]... [--sites FILE]... [--min-share=P] [--top=N] [--fold-below=S] [--max-sites=N|all] [--raw-pointers] [--format=text|csv|jsonl|html]"
 # values writes to standard output only: --output is refused (it once
 # crashed the tool), and so are the labels it would not use.
 expect_error "values: no --output" 2 "sampler-report: unknown option '--output=$A' for 'values'

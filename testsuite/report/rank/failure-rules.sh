@@ -22,7 +22,7 @@ rule_case "--fail-if=status=0-255" "runs        100: 80 failing, 20 successful (
 # A label file that says what the default rule says gives the same ranking.
 "$tool" rank $hand --labels "$scratch/labels" --top=0 --format=csv >"$scratch/labelled.csv" 2>&1
 check "label file: the default rule's ranking" cmp "$scratch/hand.csv" "$scratch/labelled.csv"
-rank_usage="usage: sampler-report rank (INPUT... | --store URL --release R) [--binary FILE]... [--sites FILE]... [--fail-if=RULE | --labels FILE] [--confidence=PERCENT] [--min-failing=K] [--interval=wilson|normal] [--top=N] [--format=text|csv|jsonl|html] [--source-dir DIR]..."
+rank_usage="usage: sampler-report rank (INPUT... | --store URL --release R) [--binary FILE]... [--sites FILE]... [--fail-if=RULE | --labels FILE] [--confidence=PERCENT] [--min-failing=K] [--interval=wilson|normal] [--top=N] [--steps=N] [--format=text|csv|jsonl|html] [--source-dir DIR]..."
 head -n 99 "$scratch/labels" >"$scratch/labels-short"
 expect_error "label file: a run without a label" 2 \
     "sampler-report: $R/run-99.report: no label for this run in $scratch/labels-short" \

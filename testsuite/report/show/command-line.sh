@@ -5,7 +5,7 @@
 # CHECKS: sh $SRC
 . "$SRCDIR/fixtures.sh"
 
-top_usage="usage: sampler-report COMMAND [ARGUMENT]... (commands: show, merge, rank, export, values, rates, paths, subpaths, help; see sampler-report --help)"
+top_usage="usage: sampler-report COMMAND [ARGUMENT]... (commands: show, merge, rank, export, values, rates, plan, paths, subpaths, help; see sampler-report --help)"
 show_usage="usage: sampler-report show REPORT [--binary FILE]... [--sites FILE]... [--format=text|csv|jsonl] [--all]"
 expect_error "no command" 2 "sampler-report: no command given
 $top_usage"
@@ -19,7 +19,7 @@ expect_error "show: no report" 2 "sampler-report: 'show' needs a report file
 $show_usage" show --all
 expect_error "show: two reports" 2 "sampler-report: 'show' takes one report; 'b' is a second one
 $show_usage" show a b
-values_usage="usage: sampler-report values (INPUT... | --store URL --release R) [--binary FILE]... [--sites FILE]... [--min-share=P] [--top=N] [--format=text|csv|jsonl|html]"
+values_usage="usage: sampler-report values (INPUT... | --store URL --release R) [--binary FILE]... [--sites FILE]... [--min-share=P] [--top=N] [--fold-below=S] [--max-sites=N|all] [--raw-pointers] [--format=text|csv|jsonl|html]"
 expect_error "values: --top 0" 2 "sampler-report: --top wants a whole number from 1 to 1024, not '0'
 $values_usage" values "$scratch/run.report" --top=0
 expect_error "values: --min-share 1.5" 2 "sampler-report: --min-share wants a number above 0 and at most 1, not '1.5'

@@ -5,14 +5,15 @@
 # indirect.expected (strcmp: the name of the implementation libc chose,
 # __strcmp_avx2 and the like, reads as strcmp); the names survive merge
 # into an aggregate and show in export's hot_values.csv; a report without
-# indirect-call samples (values/exact.c's) has no loaded objects;
+# address samples (sizes/sizes.c's: no targets, no pointers) has no loaded
+# objects;
 # addresses moved in the report (move-addresses.py) read as twice+0x1, 0x1
 # (no object) and linux-vdso.so.1+0x10.
 # CHECKS: bash $SRC
 . "$TESTSUITE/schemes/values/lib.sh"
-# The report without indirect-call samples.
-here=$TESTSUITE/schemes/values build_program exact -O2 &&
-    SAMPLER_SPARSITY=1 SAMPLER_FILE=$scratch/exact-O2.report "$scratch/exact-O2" 2
+# The report without address samples.
+here=$TESTSUITE/schemes/sizes build_program sizes -O2 &&
+    SAMPLER_SPARSITY=1 SAMPLER_FILE=$scratch/sizes-O2.report "$scratch/sizes-O2" 2
 # "LINE:COLUMN OBSERVED TARGET VISITS FLAG", strcmp's implementations as
 # strcmp.
 target_rows() {   # BINARY REPORT...
@@ -73,7 +74,7 @@ if (cd "$here" && gcc -shared -fPIC -O2 indirect-lib.c -o "$scratch/indirect-lib
        grep -q ',[0-9]*,twice,3$' "$scratch/iexport/hot_values.csv" &&
        grep -q ',[0-9]*,triple,2$' "$scratch/iexport/hot_values.csv" &&
        [ "$(grep -c '^loaded' "$binary.report")" -ge 3 ] &&
-       [ -f "$scratch/exact-O2.report" ] && ! grep -q '^loaded' "$scratch/exact-O2.report"; then
+       [ -f "$scratch/sizes-O2.report" ] && ! grep -q '^loaded' "$scratch/sizes-O2.report"; then
         pass "indirect: export names targets; loaded objects only where targets were seen"
     else
         fail "indirect: export" "$scratch/err"

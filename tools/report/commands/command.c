@@ -62,6 +62,21 @@ int command_whole_number_option(const struct invocation *invocation, const char 
     return 1;
 }
 
+int command_limit_option(const struct invocation *invocation, const char *name, int argc,
+                         char **argv, int *i, unsigned *limit)
+{
+    const char *value;
+    int at = *i;
+    if (!command_option_value(name, argc, argv, &at, &value))
+        return 0;
+    if (value && strcmp(value, "all") == 0) {
+        *i = at;
+        *limit = 0;
+        return 1;
+    }
+    return command_whole_number_option(invocation, name, 1, 100000000, argc, argv, i, limit);
+}
+
 int command_real_option(const struct invocation *invocation, const char *name,
                         const char *wanted, bool (*accepts)(double value), int argc,
                         char **argv, int *i, double *number)

@@ -99,6 +99,7 @@ extern const struct command merge_command;
 extern const struct command export_command;
 extern const struct command values_command;
 extern const struct command rates_command;
+extern const struct command plan_command;
 extern const struct command paths_command;
 extern const struct command subpaths_command;
 
@@ -125,6 +126,12 @@ bool command_option_value(const char *name, int argc, char **argv, int *i, const
 int command_whole_number_option(const struct invocation *invocation, const char *name,
                                 long low, long high, int argc, char **argv, int *i,
                                 unsigned *number);
+
+/* Matches ARGV[*I] against NAME (e.g. "--functions") with how many
+   items an output shows at most: a whole number from 1, or "all" (sets
+   *LIMIT to 0).  Returns as command_whole_number_option.  */
+int command_limit_option(const struct invocation *invocation, const char *name, int argc,
+                         char **argv, int *i, unsigned *limit);
 
 /* The same for a number in a range that ACCEPTS says, which WANTED
    describes in the usage error ("--min-share wants WANTED, not 'x'").  */

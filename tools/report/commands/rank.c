@@ -62,6 +62,10 @@ static int take_rank_option(const struct invocation *invocation, int argc, char 
             return command_usage_error(self, "bad --min-failing '%s' (expected a number of "
                                        "failing runs, 1 or more)", value ? value : ""), -1;
         rule->min_failing = count;
+    } else if (command_option_value("--steps", argc, argv, i, &value)) {
+        if (!value || !parse_count(value, &rule->max_steps))
+            return command_usage_error(self, "bad --steps '%s' (expected a number of "
+                                       "elimination steps; 0: no limit)", value ? value : ""), -1;
     } else if (command_option_value("--top", argc, argv, i, &value)) {
         if (!value || !parse_count(value, &rule->top))
             return command_usage_error(self, "bad --top '%s' (expected a number; 0 lists "
@@ -108,7 +112,7 @@ const struct command rank_command = {
     .name = "rank",
     .synopsis = "(INPUT... | --store URL --release R) [--binary FILE]... [--sites FILE]... "
                 "[--fail-if=RULE | --labels FILE] "
-                "[--confidence=PERCENT] [--min-failing=K] [--interval=wilson|normal] [--top=N] "
+                "[--confidence=PERCENT] [--min-failing=K] [--interval=wilson|normal] [--top=N] [--steps=N] "
                 "[--format=text|csv|jsonl|html] [--source-dir DIR]...",
     .summary = "Rank the predicates that predict failure over many runs (Cooperative Bug\n"
                "Isolation: Increase with its lower confidence bound, Importance from that\n"
@@ -129,6 +133,9 @@ const struct command rank_command = {
         "                   (the normal approximation of CBI, for comparison)\n"
         "  --top=N          how many predicates of the ranking before elimination to\n"
         "                   list (default 20; 0: all kept)\n"
+        "  --steps=N        stop elimination after N steps (default 0: until no failing\n"
+        "                   run or no predicate is left); the steps taken are the same\n"
+        "                   as without a limit, only fewer\n"
         "  --format=FORMAT  text (default), csv or jsonl (one row per predicate, with a\n"
         "                   'list' column: elimination or ranking), or html (one\n"
         "                   self-contained page)\n"

@@ -54,6 +54,7 @@ void run_report_free(struct run_report *report)
     for (size_t i = 0; i < report->n_loaded; i++)
         free(report->loaded[i].path);
     free(report->loaded);
+    free(report->regions);
     free(report->path);
     free(report->program);
     free(report->product);
@@ -400,6 +401,53 @@ static bool parse_site_counts(struct report_parser *parser, struct unit_counts *
     return true;
 }
 
+/* A record of the report's head (`loaded', `region') named NAME: N_FIELDS
+   fields, before the first object or unit, after a complete header.  */
+static bool head_record_ok(struct report_parser *parser, const char *name, size_t n_fields)
+{
+    struct record_reader *reader = &parser->reader;
+    const struct record *record = &parser->record;
+    if (record->n_fields != n_fields)
+        return record_fail(reader, parser->d, "'%s' record has %zu fields, expected %zu",
+                           name, record->n_fields, n_fields);
+    if (parser->report->n_units > 0 || parser->object != NULL)
+        return record_fail(reader, parser->d, "'%s' record after the first 'object' or "
+                           "'unit' record", name);
+    return check_header_complete(parser);
+}
+
+/* region<TAB>heap|stack<TAB>start<TAB>end: after the header, before the
+   first object or unit.  */
+static bool parse_region(struct report_parser *parser)
+{
+    struct record_reader *reader = &parser->reader;
+    const struct text_slice *f = parser->record.fields;
+    struct run_report *report = parser->report;
+    struct diag *d = parser->d;
+    struct memory_region region = { 0 };
+    if (!head_record_ok(parser, "region", 4))
+        return false;
+    if (slice_equals(f[1], "heap"))
+        region.kind = REGION_HEAP;
+    else if (slice_equals(f[1], "stack"))
+        region.kind = REGION_STACK;
+    else
+        return record_fail(reader, d, "'region' record of kind '%.*s', expected heap or "
+                           "stack", (int) (f[1].size < 40 ? f[1].size : 40), f[1].data);
+    if (!field_to_u64(reader, f[2], "start address", ULLONG_MAX, &region.start, d)
+        || !field_to_u64(reader, f[3], "end address", ULLONG_MAX, &region.end, d))
+        return false;
+    if (region.start >= region.end)
+        return record_fail(reader, d, "region's start address %llu is not below its end "
+                           "address %llu", region.start, region.end);
+    void *items = report->regions;
+    grow_array(&items, &report->regions_capacity, report->n_regions + 1,
+               sizeof *report->regions);
+    report->regions = items;
+    report->regions[report->n_regions++] = region;
+    return true;
+}
+
 /* loaded<TAB>base<TAB>start<TAB>end<TAB>path: after the header, before
    the first object or unit.  */
 static bool parse_loaded(struct report_parser *parser)
@@ -410,13 +458,7 @@ static bool parse_loaded(struct report_parser *parser)
     struct run_report *report = parser->report;
     struct diag *d = parser->d;
     struct loaded_object object = { 0 };
-    if (record->n_fields != 5)
-        return record_fail(reader, d, "'loaded' record has %zu fields, expected 5",
-                           record->n_fields);
-    if (report->n_units > 0 || parser->object != NULL)
-        return record_fail(reader, d, "'loaded' record after the first 'object' or 'unit' "
-                           "record");
-    if (!check_header_complete(parser)
+    if (!head_record_ok(parser, "loaded", 5)
         || !field_to_u64(reader, f[1], "load address", ULLONG_MAX, &object.base, d)
         || !field_to_u64(reader, f[2], "start address", ULLONG_MAX, &object.start, d)
         || !field_to_u64(reader, f[3], "end address", ULLONG_MAX, &object.end, d))
@@ -490,9 +532,9 @@ static bool parse_body(struct report_parser *parser)
             if (current)
                 return record_fail(reader, parser->d, "'%s' record after the first unit",
                                    header_names[header]);
-            if (report->n_loaded > 0)
-                return record_fail(reader, parser->d, "'%s' record after a 'loaded' record",
-                                   header_names[header]);
+            if (report->n_loaded > 0 || report->n_regions > 0)
+                return record_fail(reader, parser->d, "'%s' record after a 'loaded' or "
+                                   "'region' record", header_names[header]);
             if (!parse_header_field(parser, (enum header_field) header))
                 return false;
         } else if (find_scheme_record(name, &scheme, &kind)) {
@@ -523,6 +565,9 @@ static bool parse_body(struct report_parser *parser)
             parser->after_object = true;
         } else if (slice_equals(name, "loaded")) {
             if (!parse_loaded(parser))
+                return false;
+        } else if (slice_equals(name, "region")) {
+            if (!parse_region(parser))
                 return false;
         } else if (slice_equals(name, "end")) {
             if (record->n_fields != 1)

@@ -60,6 +60,15 @@ struct loaded_object {
     char *path;
 };
 
+/* A `region' record: where the process's heap or main stack was, to
+   class the values of pointers that point there.  */
+enum region_kind { REGION_HEAP, REGION_STACK };
+struct memory_region {
+    enum region_kind kind;
+    unsigned long long start;
+    unsigned long long end;      /* just past the last byte */
+};
+
 struct run_report {
     char *path;                  /* where it was read */
     unsigned long line_number;   /* of its first line, when a file holds several */
@@ -87,6 +96,9 @@ struct run_report {
     struct loaded_object *loaded;   /* in report order; none in older reports */
     size_t n_loaded;
     size_t loaded_capacity;
+    struct memory_region *regions;  /* none in older reports */
+    size_t n_regions;
+    size_t regions_capacity;
     /* What each scheme's own records said (schemes/registry.h: struct
        scheme_records), NULL for none.  */
     void *scheme_records[SAMPLER_N_SCHEMES];

@@ -252,15 +252,21 @@ static const char *base_name(const char *path)
     return slash && slash[1] ? slash + 1 : path;
 }
 
+/* The object loaded last that spans ADDRESS, or NULL: a later load may
+   reuse the range of one unloaded before.  */
+static const struct loaded_object *loaded_object_at(const struct run_report *report,
+                                                    uint64_t address)
+{
+    for (size_t i = report->n_loaded; i > 0; i--)
+        if (address >= report->loaded[i - 1].start && address < report->loaded[i - 1].end)
+            return &report->loaded[i - 1];
+    return NULL;
+}
+
 void symbol_namer_name(struct symbol_namer *namer, const struct run_report *report,
                        uint64_t address, char *out, size_t size)
 {
-    /* The object loaded last that spans the address: a later load may
-       reuse the range of one unloaded before.  */
-    const struct loaded_object *object = NULL;
-    for (size_t i = report->n_loaded; i > 0 && !object; i--)
-        if (address >= report->loaded[i - 1].start && address < report->loaded[i - 1].end)
-            object = &report->loaded[i - 1];
+    const struct loaded_object *object = loaded_object_at(report, address);
     if (!object) {
         snprintf(out, size, "0x%llx", (unsigned long long) address);
         return;
@@ -274,4 +280,27 @@ void symbol_namer_name(struct symbol_namer *namer, const struct run_report *repo
         snprintf(out, size, "%s+0x%llx", name, (unsigned long long) into);
     else
         snprintf(out, size, "%s+0x%llx", base_name(object->path), (unsigned long long) offset);
+}
+
+void pointer_place_name(struct symbol_namer *namer, const struct run_report *report,
+                        uint64_t address, char *out, size_t size)
+{
+    if (address == 0) {
+        snprintf(out, size, "null");
+        return;
+    }
+    if (loaded_object_at(report, address)) {
+        symbol_namer_name(namer, report, address, out, size);
+        return;
+    }
+    const char *kind = "other";
+    for (size_t i = 0; i < report->n_regions; i++)
+        if (address >= report->regions[i].start && address < report->regions[i].end)
+            kind = report->regions[i].kind == REGION_HEAP ? "heap" : "stack";
+    /* The lowest set bit, up to 16 (the largest alignment malloc and the
+       ABI's stack give: beyond it, the bits move with the randomised base). */
+    unsigned alignment = 1;
+    while (alignment < 16 && (address & (2 * alignment - 1)) == 0)
+        alignment *= 2;
+    snprintf(out, size, "%s, %u-aligned", kind, alignment);
 }

@@ -63,4 +63,12 @@ void symbol_namer_free(struct symbol_namer *namer);
 void symbol_namer_name(struct symbol_namer *namer, const struct run_report *report,
                        uint64_t address, char *out, size_t size);
 
+/* Where the pointer value ADDRESS of the run REPORT pointed, in a form
+   that holds whatever addresses the run was given (address-space
+   randomisation): "null"; inside a loaded object, as symbol_namer_name
+   names it; else its region ("heap", "stack" as the run's `region'
+   records say, else "other") and alignment, up to 16: "heap, 16-aligned".  */
+void pointer_place_name(struct symbol_namer *namer, const struct run_report *report,
+                        uint64_t address, char *out, size_t size);
+
 #endif

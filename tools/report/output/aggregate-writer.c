@@ -41,6 +41,10 @@ void aggregate_write_run(FILE *out, const struct run_view *run)
         write_escaped(out, object->path);
         fputc('\n', out);
     }
+    for (size_t i = 0; i < report->n_regions; i++)
+        fprintf(out, "region\t%s\t%llu\t%llu\n",
+                report->regions[i].kind == REGION_HEAP ? "heap" : "stack",
+                report->regions[i].start, report->regions[i].end);
     for (size_t u = 0; u < run->n_units; u++) {
         const struct run_unit *unit = &run->units[u];
         const struct unit_table *table = unit->totals->table;

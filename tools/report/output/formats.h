@@ -72,4 +72,9 @@ void html_page_start(FILE *out, const char *title, const char *style);
    TAB and newline written as two characters each.  */
 void write_escaped(FILE *out, const char *text);
 
+/* Items pages and listings show by default (paths' --functions, values'
+   --max-sites, rank's elimination steps on its page): enough to read,
+   few enough that the page of a large program opens.  */
+#define DEFAULT_SHOWN_LIMIT 50
+
 #endif

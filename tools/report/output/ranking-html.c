@@ -126,13 +126,20 @@ void write_ranking_html(FILE *out, const struct ranking *ranking,
     fputs("<h2>Elimination</h2>\n<p>Each step takes the best predicate, then ranks again "
           "without the runs where it is true: F and S are the failing and successful runs it "
           "takes away.</p>\n", out);
-    if (ranking->n_steps)
-        write_table(out, ranking, ranking->steps, ranking->n_steps, true, &sources);
+    /* A page stays small: thousands of failing runs may take as many steps.  */
+    size_t shown_steps = ranking->n_steps < DEFAULT_SHOWN_LIMIT ? ranking->n_steps
+                                                                : DEFAULT_SHOWN_LIMIT;
+    if (shown_steps)
+        write_table(out, ranking, ranking->steps, shown_steps, true, &sources);
+    if (shown_steps < ranking->n_steps)
+        fprintf(out, "<p>%zu more steps not shown; rank's text output lists every step.</p>\n",
+                ranking->n_steps - shown_steps);
     if (ranking->n_failing == 0)
         fputs("<p>No failing runs to explain.</p>\n", out);
     else
-        fprintf(out, "<p>%lu of %lu failing runs explained.</p>\n",
-                ranking->n_failing - ranking->n_unexplained, ranking->n_failing);
+        fprintf(out, "<p>%lu of %lu failing runs explained%s.</p>\n",
+                ranking->n_failing - ranking->n_unexplained, ranking->n_failing,
+                ranking->step_limit_reached ? "; elimination stopped at its --steps limit" : "");
     fprintf(out, "<h2>Ranking before elimination</h2>\n<p>The best %zu of %zu; F, S: runs "
             "where the predicate was true; F obs, S obs: where it was observed.</p>\n",
             ranking->n_top, ranking->n_kept);

@@ -106,6 +106,11 @@ void write_ranking_text(FILE *out, const struct ranking *ranking)
         fputs("no failing runs to explain\n", out);
     else if (ranking->n_unexplained == 0)
         fprintf(out, "all %lu failing runs explained\n", ranking->n_failing);
+    else if (ranking->step_limit_reached)
+        fprintf(out, "%lu of %lu failing runs explained; elimination stopped at --steps=%zu "
+                "with %lu failing runs left\n",
+                ranking->n_failing - ranking->n_unexplained, ranking->n_failing,
+                ranking->n_steps, ranking->n_unexplained);
     else
         fprintf(out, "%lu of %lu failing runs explained; %lu explained by no predicate\n",
                 ranking->n_failing - ranking->n_unexplained, ranking->n_failing,
@@ -242,7 +247,9 @@ void write_ranking_rows(FILE *out, const struct ranking *ranking, bool csv)
         json_key(out, "kept", false);
         fprintf(out, "%zu", ranking->n_kept);
         json_key(out, "unexplained", false);
-        fprintf(out, "%lu}\n", ranking->n_unexplained);
+        fprintf(out, "%lu", ranking->n_unexplained);
+        json_key(out, "step_limit_reached", false);
+        fputs(ranking->step_limit_reached ? "true}\n" : "false}\n", out);
     }
     write_rows(out, ranking, csv, symbols, "elimination", ranking->steps, ranking->n_steps);
     write_rows(out, ranking, csv, symbols, "ranking", ranking->top, ranking->n_top);

@@ -228,7 +228,10 @@ static bool hot_list_rows(const struct sql_sink *sink, const struct sql_release 
     unsigned long long tau_log2 = slots[HOT_SLOT_TAU_LOG2];
     add_unsigned(&row, tau_log2 > HOT_MAX_TAU_LOG2 ? HOT_MAX_TAU_LOG2 : tau_log2);
     bool ok = emit(sink, SQL_HOT_LISTS, &row, d);
-    bool named = scheme_infos[site->scheme].report->values_are_functions;
+    /* Addresses as names that hold in every run (docs/values.md): an
+       indirect call's target, where a pointer pointed.  */
+    bool target = scheme_infos[site->scheme].report->values_are_functions;
+    bool named = target || strcmp(value_kind(site), "pointer") == 0;
     unsigned capacity = hot_list_capacity(site);
     struct { uint64_t value; char name[512]; unsigned long long count; } *entries =
         xcalloc(capacity, sizeof *entries);
@@ -240,7 +243,10 @@ static bool hot_list_rows(const struct sql_sink *sink, const struct sql_release 
             continue;
         char name[512] = "";
         if (named) {
-            symbol_namer_name(namer, view->report, value, name, sizeof name);
+            if (target)
+                symbol_namer_name(namer, view->report, value, name, sizeof name);
+            else
+                pointer_place_name(namer, view->report, value, name, sizeof name);
             value = 0;
         }
         unsigned e = 0;

@@ -63,6 +63,7 @@ struct ranking {
     struct ranked_predicate *steps; /* elimination: counts are the dropped runs' */
     size_t n_steps;
     unsigned long n_unexplained;    /* failing runs left when elimination stopped */
+    bool step_limit_reached;        /* stopped by max_steps, predicates were left */
 };
 
 /* How predicates are scored and which are kept (the command's options).  */
@@ -71,7 +72,17 @@ struct ranking_rule {
     enum increase_interval interval;
     unsigned long min_failing;      /* kept: true in at least this many failing runs */
     size_t top;                     /* the best before elimination listed; 0: all kept */
+    size_t max_steps;               /* elimination stops after this many; 0: no limit */
 };
+
+struct isolation;
+
+/* Reads SET's runs into ISOLATION (isolate.h), its predicates numbered in
+   UNIVERSE, which it initialises; a site observed in every run counts in
+   the runs that carry its unit.  The caller frees both, whatever the
+   answer.  */
+bool isolation_collect(struct isolation *isolation, struct universe *universe,
+                       struct run_set *set, struct diag *d);
 
 /* Ranks the predicates of SET's runs (walking them once) into RANKING,
    whose predicates are numbered in UNIVERSE.  */

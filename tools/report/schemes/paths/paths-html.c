@@ -161,7 +161,7 @@ static void write_source(FILE *out, const struct function_view *view, struct sou
 
 /* One self-contained page: per function, a table of its hot paths and its
    source with each path's lines and branch directions marked.  */
-void write_paths_html(FILE *out, const struct function_view *views, size_t n,
+void write_paths_html(FILE *out, const struct function_view *views, size_t n, size_t n_more,
                       const struct source_dirs *source_dirs)
 {
     struct sources sources;
@@ -215,6 +215,7 @@ void write_paths_html(FILE *out, const struct function_view *views, size_t n,
         fputs("</tbody></table>\n", out);
         write_source(out, &views[i], &sources);
     }
+    write_functions_left_out(out, n_more, "<p>", "</p>\n");
     fputs("</body></html>\n", out);
     sources_free(&sources);
 }

@@ -26,6 +26,7 @@
 
 struct paths_options {
     unsigned top;
+    unsigned functions;             /* text and html: shown at most; 0: all */
     const char *function;
     const char *write_interesting;  /* each function's --hot paths to this file */
     unsigned hot;
@@ -257,14 +258,13 @@ static void decode_path(const struct function_paths *f, const struct path_functi
     v->spelled = text.data;
 }
 
-/* The views of STATE's functions, in order, each with its hottest
-   --top paths decoded.  */
+/* The views of STATE's first N functions, in order, each with its
+   hottest --top paths decoded.  */
 static struct function_view *make_views(const struct paths_state *state,
-                                        const struct path_catalog *catalog)
+                                        const struct path_catalog *catalog, size_t n)
 {
-    struct function_view *views = xcalloc(state->n_functions ? state->n_functions : 1,
-                                          sizeof *views);
-    for (size_t i = 0; i < state->n_functions; i++) {
+    struct function_view *views = xcalloc(n ? n : 1, sizeof *views);
+    for (size_t i = 0; i < n; i++) {
         const struct function_paths *f = &state->functions[i];
         struct function_view *view = &views[i];
         view->paths = f;
@@ -310,6 +310,14 @@ static void write_text(FILE *out, const struct function_view *views, size_t n)
                     f->traversals > 0 ? 100 * t->traversals / f->traversals : 0, v->spelled);
         }
     }
+}
+
+/* The line that says how many functions --functions left out.  */
+void write_functions_left_out(FILE *out, size_t n_more, const char *before, const char *after)
+{
+    if (n_more)
+        fprintf(out, "%s%zu more functions not shown; use --functions=all%s", before, n_more,
+                after);
 }
 
 static void write_csv(FILE *out, const struct function_view *views, size_t n)
@@ -461,7 +469,7 @@ static bool write_interesting(const struct paths_state *state,
 }
 
 static void write_paths(FILE *out, const struct invocation *invocation,
-                        const struct function_view *views, size_t n)
+                        const struct function_view *views, size_t n, size_t n_more)
 {
     switch (invocation->format) {
     case FORMAT_CSV:
@@ -471,10 +479,11 @@ static void write_paths(FILE *out, const struct invocation *invocation,
         write_jsonl(out, views, n);
         break;
     case FORMAT_HTML:
-        write_paths_html(out, views, n, &invocation->source_dirs);
+        write_paths_html(out, views, n, n_more, &invocation->source_dirs);
         break;
     default:
         write_text(out, views, n);
+        write_functions_left_out(out, n_more, "", "\n");
     }
 }
 
@@ -494,12 +503,18 @@ static int run_paths(const struct invocation *invocation, struct diag *d)
                   sizeof *state.functions[i].paths, by_traversals);
         qsort(state.functions, state.n_functions, sizeof *state.functions,
               functions_by_traversals);
-        struct function_view *views = make_views(&state, &catalog);
+        /* Pages and listings for a reader stop at --functions; csv and
+           jsonl, for programs, have every function.  */
+        size_t shown = state.n_functions, limit = state.options->functions;
+        if ((invocation->format == FORMAT_TEXT || invocation->format == FORMAT_HTML)
+            && limit && shown > limit)
+            shown = limit;
+        struct function_view *views = make_views(&state, &catalog, shown);
         if (state.options->write_interesting)
             ok = write_interesting(&state, &catalog, &invocation->inputs, d);
         if (ok)
-            write_paths(stdout, invocation, views, state.n_functions);
-        free_views(views, state.n_functions);
+            write_paths(stdout, invocation, views, shown, state.n_functions - shown);
+        free_views(views, shown);
     }
     for (size_t u = 0; u < state.n_units; u++)
         free(state.slot_of[u]);
@@ -535,6 +550,9 @@ static int take_paths_option(const struct invocation *invocation, int argc, char
     if (!taken)
         taken = command_whole_number_option(invocation, "--top", 1, 1000000, argc, argv, i,
                                             &options->top);
+    if (!taken)
+        taken = command_limit_option(invocation, "--functions", argc, argv, i,
+                                     &options->functions);
     return taken;
 }
 
@@ -549,13 +567,15 @@ static int check_paths_options(const struct invocation *invocation)
 
 static void init_paths_options(void *options)
 {
-    *(struct paths_options *) options = (struct paths_options) { .top = 10 };
+    *(struct paths_options *) options = (struct paths_options) {
+        .top = 10, .functions = DEFAULT_SHOWN_LIMIT,
+    };
 }
 
 const struct command paths_command = {
     .name = "paths",
     .synopsis = "(INPUT... | --store URL --release R) [--binary FILE]... [--sites FILE]... "
-                "[--function=F] [--top=N] "
+                "[--function=F] [--top=N] [--functions=N|all] "
                 "[--format=text|csv|jsonl|html] [--source-dir DIR]... "
                 "[--write-interesting FILE [--hot=N]]",
     .summary = "Show each function's hot paths (the paths scheme) combined over every run,\n"
@@ -569,6 +589,8 @@ const struct command paths_command = {
         STORE_OPTIONS_HELP
         "  --function=F     only function F\n"
         "  --top=N          paths shown per function, 1 to 1000000 (10)\n"
+        "  --functions=N    text and html: functions shown at most, hottest first, or\n"
+        "                   all (50)\n"
         "  --format=F       text (default), csv (one row per function and path),\n"
         "                   jsonl (one object per function, its paths in \"hot\") or\n"
         "                   html (one page: each function's paths over its source)\n"

@@ -54,7 +54,11 @@ struct function_view {
 
 /* One self-contained page: per function, a table of its hot paths and its
    source with each path's lines and branch directions marked.  */
-void write_paths_html(FILE *out, const struct function_view *views, size_t n,
+void write_paths_html(FILE *out, const struct function_view *views, size_t n, size_t n_more,
                       const struct source_dirs *source_dirs);
+
+/* "N more functions not shown; use --functions=all" between BEFORE and
+   AFTER, when N_MORE functions were left out (none: nothing).  */
+void write_functions_left_out(FILE *out, size_t n_more, const char *before, const char *after);
 
 #endif

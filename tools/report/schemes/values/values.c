@@ -1,7 +1,11 @@
 /* sampler-report values: each values site's hot-list, combined over every
    run, with its top values, their estimated visits and shares and their
    95% intervals, and whether the site is invariant or semi-invariant
-   (Burrows et al., ASPLOS 2000; docs/values.md says how).  */
+   (Burrows et al., ASPLOS 2000; docs/values.md says how).  Sites are
+   listed by the lower bound of their top value's share, so invariant
+   and semi-invariant sites come first; pointers' values are combined in
+   a form that holds in every run (a function, an object and offset, or
+   heap, stack or other with an alignment), never as raw addresses.  */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +22,10 @@
 struct values_options {
     double min_share;
     unsigned top;
+    double fold_below;     /* text and html: sites whose top share's lower
+                              bound is below it make one count line */
+    unsigned max_sites;    /* text and html: sites shown at most; 0: all */
+    bool raw_pointers;     /* pointers' raw addresses (one run's only) */
 };
 
 /* One site's list, combined over the runs so far.  */
@@ -26,7 +34,9 @@ struct site_values {
     const struct site *site;
     struct hot_list list;
     bool is_pointer;
-    bool is_target;     /* values are indices in the state's target names */
+    bool is_target;     /* an indirect call's: values are code addresses */
+    bool is_named;      /* values are indices in the state's names */
+    double top_share_low;   /* the top value's share's lower bound; 0: none */
 };
 
 struct values_state {
@@ -38,56 +48,60 @@ struct values_state {
     size_t n_sites, capacity;
     struct hot_random random;
     struct hot_list scratch;
-    /* Indirect-call targets, named in each run (addresses differ from run
-       to run), and their lists keyed by name.  */
+    /* Indirect-call targets and pointers' values, named in each run
+       (addresses differ from run to run), and their lists keyed by name.  */
     struct symbol_namer namer;
-    char **target_names;
-    size_t n_target_names, target_capacity;
-    struct name_index target_index;
-    unsigned long long *target_slots;
-    size_t target_slots_size;
+    char **names;
+    size_t n_names, names_capacity;
+    struct name_index names_index;
+    unsigned long long *named_slots;
+    size_t named_slots_size;
 };
 
 /* The index of the target NAME in the state's names.  */
-static uint64_t target_id(struct values_state *state, const char *name)
+static uint64_t name_id(struct values_state *state, const char *name)
 {
     size_t id;
-    if (name_index_find(&state->target_index, name, &id))
+    if (name_index_find(&state->names_index, name, &id))
         return id;
-    if (state->n_target_names == state->target_capacity) {
-        state->target_capacity = state->target_capacity ? 2 * state->target_capacity : 64;
-        state->target_names = xrealloc(state->target_names,
-                                       state->target_capacity * sizeof *state->target_names);
+    if (state->n_names == state->names_capacity) {
+        state->names_capacity = state->names_capacity ? 2 * state->names_capacity : 64;
+        state->names = xrealloc(state->names,
+                                       state->names_capacity * sizeof *state->names);
     }
-    id = state->n_target_names++;
-    state->target_names[id] = xstrdup(name);
-    name_index_put(&state->target_index, state->target_names[id], id);
+    id = state->n_names++;
+    state->names[id] = xstrdup(name);
+    name_index_put(&state->names_index, state->names[id], id);
     return id;
 }
 
-/* An indirect-calls site's slots of RUN with each address replaced by
-   its name's index: one function's entries from every run then combine,
-   wherever the run loaded it.  */
-static const unsigned long long *named_targets(struct values_state *state,
-                                               const struct run_view *run,
-                                               const unsigned long long *slots,
-                                               unsigned capacity)
+/* A named site's slots of RUN with each address replaced by its name's
+   index: one function's (or object's, or class's) entries from every run
+   then combine, wherever the run loaded it.  */
+static const unsigned long long *named_addresses(struct values_state *state,
+                                                 const struct site_values *v,
+                                                 const struct run_view *run,
+                                                 const unsigned long long *slots,
+                                                 unsigned capacity)
 {
     size_t n = HOT_SLOT_ENTRIES + 2 * (size_t) capacity;
-    if (state->target_slots_size < n) {
-        state->target_slots = xrealloc(state->target_slots, n * sizeof *state->target_slots);
-        state->target_slots_size = n;
+    if (state->named_slots_size < n) {
+        state->named_slots = xrealloc(state->named_slots, n * sizeof *state->named_slots);
+        state->named_slots_size = n;
     }
-    memcpy(state->target_slots, slots, n * sizeof *slots);
+    memcpy(state->named_slots, slots, n * sizeof *slots);
     for (unsigned i = 0; i < capacity; i++) {
-        unsigned long long *value = &state->target_slots[HOT_SLOT_ENTRIES + 2 * i];
+        unsigned long long *value = &state->named_slots[HOT_SLOT_ENTRIES + 2 * i];
         if (value[1] == 0)
             continue;
         char name[512];
-        symbol_namer_name(&state->namer, run->report, *value, name, sizeof name);
-        *value = target_id(state, name);
+        if (v->is_target)
+            symbol_namer_name(&state->namer, run->report, *value, name, sizeof name);
+        else
+            pointer_place_name(&state->namer, run->report, *value, name, sizeof name);
+        *value = name_id(state, name);
     }
-    return state->target_slots;
+    return state->named_slots;
 }
 
 static bool ends_with(const char *text, const char *suffix)
@@ -113,6 +127,7 @@ static struct site_values *site_values_of(struct values_state *state, size_t uni
         v->site = site;
         v->is_pointer = ends_with(site->predicate, "(pointer)");
         v->is_target = scheme_infos[site->scheme].report->values_are_functions;
+        v->is_named = v->is_target || (v->is_pointer && !state->options->raw_pointers);
         hot_list_init(&v->list, hot_list_capacity(site));
         *slot = state->n_sites;
     }
@@ -135,8 +150,8 @@ static bool values_run(void *context, const struct run_view *run, struct diag *d
                 continue;
             struct site_values *v = site_values_of(state, unit->catalog_index, table, site);
             unsigned capacity = hot_list_capacity(site);
-            if (v->is_target)
-                slots = named_targets(state, run, slots, capacity);
+            if (v->is_named)
+                slots = named_addresses(state, v, run, slots, capacity);
             hot_list_free(&state->scratch);
             hot_list_init(&state->scratch, capacity);
             if (site->weight == 0)
@@ -151,7 +166,8 @@ static bool values_run(void *context, const struct run_view *run, struct diag *d
     return true;
 }
 
-/* Hot code first: by estimated visits, then by place.  */
+/* For csv and jsonl: hot code first, by estimated visits (exact sums,
+   which an SQL analysis of the exported runs reproduces), then by place.  */
 static int by_visits(const void *pa, const void *pb)
 {
     const struct site_values *a = pa, *b = pb;
@@ -170,11 +186,22 @@ static int by_visits(const void *pa, const void *pb)
     return a->site->index < b->site->index ? -1 : a->site->index > b->site->index;
 }
 
+/* For a reader (text, html): sites whose top value surely has a large
+   share (invariant, semi-invariant) first, by the lower bound of that
+   share; then as by_visits.  */
+static int by_top_share(const void *pa, const void *pb)
+{
+    const struct site_values *a = pa, *b = pb;
+    if (a->top_share_low != b->top_share_low)
+        return a->top_share_low > b->top_share_low ? -1 : 1;
+    return by_visits(pa, pb);
+}
+
 static void value_text(const struct values_state *state, const struct site_values *v,
                        uint64_t value, char *out, size_t size)
 {
-    if (v->is_target && value < state->n_target_names)
-        snprintf(out, size, "%s", state->target_names[value]);
+    if (v->is_named && value < state->n_names)
+        snprintf(out, size, "%s", state->names[value]);
     else if (v->is_pointer)
         snprintf(out, size, "0x%llx", (unsigned long long) value);
     else if (v->site->bound_kind == BOUND_SIGNED)
@@ -202,9 +229,41 @@ static unsigned shown_values(const struct values_state *state, const struct site
     return v->list.n_entries < top ? v->list.n_entries : top;
 }
 
+/* Text and html list the sites (sorted by top share) whose top share's
+   lower bound reaches --fold-below, at most --max-sites of them; FOLDED
+   and BEYOND count the others.  */
+static size_t listed_sites(const struct values_state *state, size_t *folded, size_t *beyond)
+{
+    size_t listed = 0;
+    while (listed < state->n_sites
+           && state->sites[listed].top_share_low >= state->options->fold_below)
+        listed++;
+    *folded = state->n_sites - listed;
+    *beyond = 0;
+    if (state->options->max_sites && listed > state->options->max_sites) {
+        *beyond = listed - state->options->max_sites;
+        listed = state->options->max_sites;
+    }
+    return listed;
+}
+
+/* The lines that count what listed_sites left out, for a reader.  */
+static void write_left_out(FILE *out, const struct values_state *state, size_t folded,
+                           size_t beyond, const char *before, const char *after)
+{
+    if (beyond)
+        fprintf(out, "%s%zu more sites not shown; use --max-sites=all%s", before, beyond,
+                after);
+    if (folded)
+        fprintf(out, "%s%zu sites whose top value's share has its lower bound below %g%% "
+                "not shown; use --fold-below=0%s", before, folded,
+                100 * state->options->fold_below, after);
+}
+
 static void write_text(FILE *out, const struct values_state *state)
 {
-    for (size_t s = 0; s < state->n_sites; s++) {
+    size_t folded, beyond, listed = listed_sites(state, &folded, &beyond);
+    for (size_t s = 0; s < listed; s++) {
         const struct site_values *v = &state->sites[s];
         const char *flag = site_flag(state, v);
         fprintf(out, "%s:%u:%u  %s  %s  visits %.0f  tau %g  sample %llu%s%s\n",
@@ -221,6 +280,7 @@ static void write_text(FILE *out, const struct values_state *state)
                     100 * e.share_low, 100 * e.share_high);
         }
     }
+    write_left_out(out, state, folded, beyond, "", "\n");
 }
 
 static void write_csv(FILE *out, const struct values_state *state)
@@ -239,10 +299,12 @@ static void write_csv(FILE *out, const struct values_state *state)
             fprintf(out, "%u,%u,", v->site->line, v->site->column);
             csv_field(out, v->site->function, false);
             csv_field(out, v->site->predicate, false);
-            fprintf(out, "%s,%u,%.17g,%.17g,%llu,%s,%u,%s,%.17g,%.17g,%.17g,%.17g,%.17g,"
-                    "%.17g\n", v->table->signature, v->site->index, v->list.visits,
-                    v->list.tau, hot_list_size(&v->list), flag, i + 1, text, e.visits,
-                    e.visits_low, e.visits_high, e.share, e.share_low, e.share_high);
+            fprintf(out, "%s,%u,%.17g,%.17g,%llu,%s,%u,", v->table->signature,
+                    v->site->index, v->list.visits, v->list.tau, hot_list_size(&v->list),
+                    flag, i + 1);
+            csv_field(out, text, false);
+            fprintf(out, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", e.visits, e.visits_low,
+                    e.visits_high, e.share, e.share_low, e.share_high);
         }
     }
 }
@@ -295,10 +357,12 @@ static void write_html(FILE *out, const struct values_state *state)
           "background:#eee}.low{position:absolute;height:12px;background:#36c}"
           ".high{position:absolute;height:12px;background:#9bd}.est{position:absolute;"
           "width:2px;height:12px;background:#000}h2{font-size:1em}</style></head><body>\n"
-          "<h1>Values</h1>\n<p>Hottest sites first. Intervals at 95%: visits from the "
-          "Poisson score interval on the count, share from Wilson's on the count out of "
-          "the sample.</p>\n", out);
-    for (size_t s = 0; s < state->n_sites; s++) {
+          "<h1>Values</h1>\n<p>Sites by the lower bound of their top value's share "
+          "(invariant and semi-invariant first), then by visits. Intervals at 95%: visits "
+          "from the Poisson score interval on the count, share from Wilson's on the count "
+          "out of the sample.</p>\n", out);
+    size_t folded, beyond, listed = listed_sites(state, &folded, &beyond);
+    for (size_t s = 0; s < listed; s++) {
         const struct site_values *v = &state->sites[s];
         const char *flag = site_flag(state, v);
         char where[64];
@@ -332,6 +396,7 @@ static void write_html(FILE *out, const struct values_state *state)
         }
         fputs("</table>\n", out);
     }
+    write_left_out(out, state, folded, beyond, "<p>", "</p>\n");
     fputs("</body></html>\n", out);
 }
 
@@ -364,9 +429,19 @@ static int run_values(const struct invocation *invocation, struct diag *d)
     hot_list_init(&state.scratch, 1);
     bool ok = run_set_visit(set, values_run, &state, d);
     if (ok) {
-        for (size_t s = 0; s < state.n_sites; s++)
-            hot_list_sort(&state.sites[s].list);
-        qsort(state.sites, state.n_sites, sizeof *state.sites, by_visits);
+        for (size_t s = 0; s < state.n_sites; s++) {
+            struct site_values *v = &state.sites[s];
+            hot_list_sort(&v->list);
+            if (v->list.n_entries > 0) {
+                struct hot_estimate top;
+                hot_list_estimate(&v->list, 0, CONFIDENCE, &top);
+                v->top_share_low = top.share_low;
+            }
+        }
+        bool for_reader = invocation->format == FORMAT_TEXT
+                          || invocation->format == FORMAT_HTML;
+        qsort(state.sites, state.n_sites, sizeof *state.sites,
+              for_reader ? by_top_share : by_visits);
         write_values(stdout, invocation->format, &state);
     }
     for (size_t u = 0; u < state.n_units; u++)
@@ -376,11 +451,11 @@ static int run_values(const struct invocation *invocation, struct diag *d)
         hot_list_free(&state.sites[s].list);
     free(state.sites);
     hot_list_free(&state.scratch);
-    for (size_t i = 0; i < state.n_target_names; i++)
-        free(state.target_names[i]);
-    free(state.target_names);
-    free(state.target_slots);
-    name_index_free(&state.target_index);
+    for (size_t i = 0; i < state.n_names; i++)
+        free(state.names[i]);
+    free(state.names);
+    free(state.named_slots);
+    name_index_free(&state.names_index);
     symbol_namer_free(&state.namer);
     return ok ? EXIT_FINE : EXIT_BAD_INPUT;
 }
@@ -390,39 +465,65 @@ static bool is_share(double share)
     return share > 0 && share <= 1;
 }
 
+static bool is_share_or_zero(double share)
+{
+    return share >= 0 && share <= 1;
+}
+
 static int take_values_option(const struct invocation *invocation, int argc, char **argv,
                               int *i)
 {
     struct values_options *options = COMMAND_OPTIONS(invocation, struct values_options);
+    if (strcmp(argv[*i], "--raw-pointers") == 0) {
+        options->raw_pointers = true;
+        ++*i;
+        return 1;
+    }
     int taken = command_real_option(invocation, "--min-share", "a number above 0 and at most 1",
                                     is_share, argc, argv, i, &options->min_share);
     if (!taken)
+        taken = command_real_option(invocation, "--fold-below", "a number from 0 to 1",
+                                    is_share_or_zero, argc, argv, i, &options->fold_below);
+    if (!taken)
         taken = command_whole_number_option(invocation, "--top", 1, 1024, argc, argv, i,
                                             &options->top);
+    if (!taken)
+        taken = command_limit_option(invocation, "--max-sites", argc, argv, i,
+                                     &options->max_sites);
     return taken;
 }
 
 static void init_values_options(void *options)
 {
-    *(struct values_options *) options = (struct values_options) { .min_share = 0.9, .top = 5 };
+    *(struct values_options *) options = (struct values_options) {
+        .min_share = 0.9, .top = 5, .fold_below = 0.2, .max_sites = DEFAULT_SHOWN_LIMIT,
+    };
 }
 
 const struct command values_command = {
     .name = "values",
     .synopsis = "(INPUT... | --store URL --release R) [--binary FILE]... [--sites FILE]... "
-                "[--min-share=P] [--top=N] "
-                "[--format=text|csv|jsonl|html]",
-    .summary = "Show the values sites' hot-lists combined over every run, hottest sites first:\n"
-               "each site's top values with their estimated visits and shares and 95%\n"
-               "intervals (visits: Poisson score interval on the count, times tau; share:\n"
-               "Wilson on the count out of the sample), flagged invariant (one value) or\n"
-               "semi-invariant (the top share's lower bound at least P).",
+                "[--min-share=P] [--top=N] [--fold-below=S] [--max-sites=N|all] "
+                "[--raw-pointers] [--format=text|csv|jsonl|html]",
+    .summary = "Show the values sites' hot-lists combined over every run, by the lower bound\n"
+               "of the top value's share (invariant and semi-invariant sites first), then\n"
+               "by visits: each site's top values with their estimated visits and shares\n"
+               "and 95% intervals (visits: Poisson score interval on the count, times tau;\n"
+               "share: Wilson on the count out of the sample), flagged invariant (one\n"
+               "value) or semi-invariant (the top share's lower bound at least P).\n"
+               "Pointers read as where they pointed, which holds in every run: null, a\n"
+               "function or object+offset, or heap, stack or other with an alignment.",
     .options_help =
         RUN_OPTIONS_HELP
         STORE_OPTIONS_HELP
         "  --min-share=P    the share, above 0 and at most 1, whose lower bound makes a\n"
         "                   site semi-invariant (0.9)\n"
         "  --top=N          values shown per site, 1 to 1024 (5)\n"
+        "  --fold-below=S   text and html: sites whose top value's share has its lower\n"
+        "                   bound below S, 0 to 1, make one count line (0.2)\n"
+        "  --max-sites=N    text and html: sites shown at most, or all (50)\n"
+        "  --raw-pointers   pointers as raw addresses (meaningful within one run only:\n"
+        "                   they differ in every run under address randomisation)\n"
         "  --format=F       text (default), csv (one row per site and value), jsonl\n"
         "                   (one object per site) or html (one page, a bar per value)\n",
     .inputs = INPUTS_RUNS,
