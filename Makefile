@@ -23,8 +23,12 @@ PLUGIN_INC := $(shell $(CC) -print-file-name=plugin)/include
 GCC_MAJOR  := $(shell sed -n 's/^\#define BUILDING_GCC_MAJOR //p' $(PLUGIN_INC)/bversion.h 2>/dev/null)
 
 CFLAGS_COMMON := -std=c11 -O2 -g -Wall -Wextra -D_GNU_SOURCE
+# On x86-64 the runtime is built for Intel CET (endbr64 at every indirect
+# call target, the property notes), so that programs built with
+# -fcf-protection keep their IBT and SHSTK properties (docs/distributions.md).
+CET_CFLAGS := $(if $(filter x86_64-%,$(shell $(CC) -dumpmachine)),-fcf-protection)
 # The runtime must not be instrumented by itself, whatever CFLAGS say.
-RUNTIME_CFLAGS := $(CFLAGS_COMMON) -fPIC -fvisibility=hidden -Iinclude -Iruntime
+RUNTIME_CFLAGS := $(CFLAGS_COMMON) $(CET_CFLAGS) -fPIC -fvisibility=hidden -Iinclude -Iruntime
 # -Iplugin: every source of the plugin, in whichever folder, includes the
 # plugin's shared headers (plugin/*.h) and the runtime's (../runtime/) as
 # plugin/ would.
@@ -91,7 +95,7 @@ WRAPPER    := $(B)/bin/sampler-gcc
 HEADER     := $(B)/include/sampler.h
 PCFILE     := $(B)/lib/pkgconfig/sampler.pc
 
-.PHONY: all bad-input-table check-gcc-versions evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-docs check-paths check-run check-rates check-report check-schemes check-runtime check-remote check-collect check-torture check-torture-ci check-case-study check-real check-csmith check-sql sql-deps install clean bench demo deps
+.PHONY: all bad-input-table check-gcc-versions evaluate-ranking evaluate-rates check check-fuzz fuzz fuzz-build check-unit check-plugin check-lto check-distro-flags check-docs check-paths check-run check-rates check-report check-schemes check-runtime check-remote check-collect check-torture check-torture-ci check-case-study check-real check-csmith check-sql sql-deps install clean bench demo deps
 
 # What a fresh Debian bookworm machine needs (run as root).
 # The real-program recipes (testsuite/integration/real/packages/*.sh) say what they need
@@ -345,6 +349,18 @@ check-fuzz: fuzz-build
 
 check-plugin: all
 	$(RUN_CASES) testsuite/plugin
+
+# Programs built with -flto in each way give the same site tables and counts
+# as without it (docs/lto.md); also in check-plugin.
+check-lto: all
+	$(RUN_CASES) testsuite/plugin/lto
+
+# zlib built and tested with Fedora's flags (LTO, CET, fortification) and
+# with Debian's dpkg-buildflags hardening (docs/distributions.md).  The CET
+# properties of the runtime are checked by check-runtime (runtime/cet.sh).
+check-distro-flags: all
+	testsuite/integration/real/run-real.sh $(abspath $(B)) --packages zlib --flags fedora
+	testsuite/integration/real/run-real.sh $(abspath $(B)) --packages zlib --flags debian
 
 # The documentation's tables that come from the code's own tables: the
 # README's table of plugin arguments is the one the plugin's table

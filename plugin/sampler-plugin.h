@@ -239,9 +239,14 @@ tree unit_counters_decl (void);
 
 /* The pass that finds the sites and the weightless functions, before
    GCC's optimisers (sites-pass.cc), and the transformation, after them
-   (transform-pass.cc).  */
+   (transform-pass.cc); with -flto, the transformation of the whole unit
+   before it is streamed (transform-pass.cc).  */
 opt_pass *make_sites_pass (gcc::context *ctxt);
 opt_pass *make_transform_pass (gcc::context *ctxt);
+opt_pass *make_lto_transform_pass (gcc::context *ctxt);
+/* Each enabled scheme's finish_unit hook: at PLUGIN_FINISH_UNIT, and with
+   -flto after the transformation (plugin.cc).  */
+void finish_schemes (void);
 
 /* The weightless fixpoint over the unit's functions, in the sites pass;
    then whether a call may use the countdown (a call to a weighty or

@@ -185,10 +185,10 @@ void append_escaped (auto_vec<char> &text, const char *field);
 /* The unit's signature (32 hex digits), once emit_unit has made it; else
    empty.  */
 extern char unit_signature[33];
-/* Writes TEXT to the assembler output as the contents of the
-   non-allocated section SECTION (appended to what other units put
-   there).  */
-void emit_text_section (FILE *out, const char *section, const char *text,
+/* Puts TEXT into the non-allocated section SECTION (appended to what
+   other units put there): a top-level asm until the unit is output (with
+   -flto, streamed with the unit), else the assembler's file.  */
+void emit_text_section (const char *section, const char *text,
 			size_t length);
 
 /* VALUE as TYPE: itself, or a conversion inserted before GSI.  */

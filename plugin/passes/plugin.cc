@@ -21,6 +21,7 @@
 #include "diagnostic-core.h"
 #include "cpplib.h"
 #include "options.h"
+#include "langhooks.h"
 
 /* GCC refuses plugins that do not say they are GPL-compatible.  */
 int plugin_is_GPL_compatible;
@@ -54,15 +55,21 @@ add_pass (struct plugin_name_args *info, opt_pass *pass, const char *reference,
   register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &where);
 }
 
+void
+finish_schemes (void)
+{
+  for (unsigned id = 0; id < SAMPLER_N_SCHEMES; id++)
+    if ((sampler_opts.schemes & SCHEME_BIT (id)) && plugin_schemes[id]->finish_unit)
+      plugin_schemes[id]->finish_unit ();
+}
+
 /* PLUGIN_FINISH_UNIT: the clone fallbacks, then each enabled scheme's
    finish_unit hook.  */
 static void
 finish_unit (void *gcc_data, void *user_data)
 {
   emit_clone_fallbacks (gcc_data, user_data);
-  for (unsigned id = 0; id < SAMPLER_N_SCHEMES; id++)
-    if ((sampler_opts.schemes & SCHEME_BIT (id)) && plugin_schemes[id]->finish_unit)
-      plugin_schemes[id]->finish_unit ();
+  finish_schemes ();
 }
 
 int
@@ -78,6 +85,11 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
   register_callback (info->base_name, PLUGIN_INFO, NULL, &sampler_plugin_info);
   /* Register the attribute first, so annotated code builds even when the
      arguments are wrong and the compile is about to fail.  */
+  /* lto1 (WPA, LTRANS, or a whole link at once) reads units this plugin
+     already instrumented when they were compiled, with their site tables
+     and descriptors: it has nothing to do (docs/lto.md).  */
+  if (strcmp (lang_hooks.name, "GNU GIMPLE") == 0)
+    return 0;
   register_callback (info->base_name, PLUGIN_ATTRIBUTES,
 		     register_sampled_attribute, NULL);
   register_callback (info->base_name, PLUGIN_ALL_IPA_PASSES_END,
@@ -87,14 +99,6 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
   register_callback (info->base_name, PLUGIN_FINISH_UNIT, finish_unit, NULL);
   if (!parse_arguments (info))
     return 0;
-  /* With -flto the transformation would run again in lto1, on functions
-     whose unit (sites, counters) this compilation has already emitted.  */
-  if (flag_lto)
-    {
-      error ("sampler: %<-flto%> is not supported: each unit is "
-	     "instrumented when it is compiled; build without %<-flto%>");
-      return 0;
-    }
   register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
 		     (void *) runtime_decls_gc_roots);
 
@@ -111,6 +115,12 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
      of the CFG: the fast copy is the optimised code.  */
   add_pass (info, make_transform_pass (g), "optimized",
 	    PASS_POS_INSERT_BEFORE);
+  /* With -flto, before the units are streamed (docs/lto.md).  The pass
+     before "optimized" then finds no markers left, in a fat object's code
+     as anywhere.  */
+  if (flag_generate_lto)
+    add_pass (info, make_lto_transform_pass (g), "remove_symbols",
+	      PASS_POS_INSERT_BEFORE);
   /* Among the loop optimisers, before if-conversion and vectorisation,
      which the version without sites is for.  */
   add_pass (info, make_versioning_pass (g), "ifcvt", PASS_POS_INSERT_BEFORE);

@@ -59,6 +59,7 @@
 #include "tree-ssa-dce.h"
 #include "bitmap.h"
 #include "dominance.h"
+#include "tree-cfgcleanup.h"
 
 /* Why the CFG of the current function cannot be cloned, or NULL.  */
 static const char *
@@ -289,4 +290,75 @@ opt_pass *
 make_transform_pass (gcc::context *ctxt)
 {
   return new transform_pass (ctxt);
+}
+
+/* With -flto, the transformation of every function of the unit at once,
+   after the early optimisations (function splitting included) and before
+   the unit is streamed, so that the streamed GIMPLE is the instrumented
+   code and lto1 has nothing to do (docs/lto.md).  The link's inliners
+   read the summaries made after it (pass_ipa_fn_summary).  Then the
+   clones the transformation did not call are let go, as
+   release_unneeded_clones does after the IPA passes without -flto: no
+   markers are left, so each clone stays only if called.  Last, the
+   schemes' tables of the unit (the paths'), which need the
+   transformation, go out as top-level asm streamed with the unit.  */
+
+static const pass_data lto_transform_pass_data = {
+  SIMPLE_IPA_PASS,
+  "sampler-lto-transform",
+  OPTGROUP_NONE,
+  TV_PLUGIN_RUN,
+  PROP_cfg | PROP_ssa,
+  0,
+  0,
+  0,
+  0
+};
+
+class lto_transform_pass : public simple_ipa_opt_pass
+{
+public:
+  lto_transform_pass (gcc::context *ctxt)
+    : simple_ipa_opt_pass (lto_transform_pass_data, ctxt)
+  {
+  }
+
+  virtual bool gate (function *)
+  {
+    return !seen_error ();
+  }
+
+  virtual unsigned int execute (function *)
+  {
+    auto_vec<cgraph_node *> bodies;
+    cgraph_node *node;
+    FOR_EACH_FUNCTION_WITH_GIMPLE_BODY (node)
+      bodies.safe_push (node);
+    for (cgraph_node *body : bodies)
+      {
+	function *fn = DECL_STRUCT_FUNCTION (body->decl);
+	if (!fn || !fn->cfg)
+	  continue;
+	push_cfun (fn);
+	transform_function ();
+	/* As the pass's TODO_cleanup_cfg, then the call edges with the
+	   counts of the blocks the calls are in now.  */
+	cleanup_tree_cfg ();
+	cgraph_edge::rebuild_edges ();
+	/* As the pass manager does after each function's passes: a body
+	   released later must not have them.  */
+	free_dominance_info (CDI_DOMINATORS);
+	free_dominance_info (CDI_POST_DOMINATORS);
+	pop_cfun ();
+      }
+    release_unneeded_clones (NULL, NULL);
+    finish_schemes ();
+    return 0;
+  }
+};
+
+opt_pass *
+make_lto_transform_pass (gcc::context *ctxt)
+{
+  return new lto_transform_pass (ctxt);
 }

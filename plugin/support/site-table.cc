@@ -30,6 +30,7 @@
 #include "attribs.h"
 #include "stor-layout.h"
 #include "varasm.h"
+#include "output.h"
 #include "toplev.h"
 #include "diagnostic-core.h"
 #include "builtins.h"
@@ -177,43 +178,6 @@ append_text (auto_vec<char> &text, const char *s, size_t len)
 {
   for (size_t i = 0; i < len; i++)
     text.safe_push (s[i]);
-}
-
-/* Puts TABLE into the unit's non-allocated site-table section.  */
-static void
-emit_site_table_section (const auto_vec<char> &table)
-{
-  auto_vec<char> text;
-  const char *head = "\t.pushsection " SAMPLER_SITE_SECTION ",\"\",@progbits\n";
-  append_text (text, head, strlen (head));
-  for (unsigned i = 0; i < table.length (); i += 64)
-    {
-      const char *start = "\t.ascii \"";
-      append_text (text, start, strlen (start));
-      for (unsigned j = i; j < table.length () && j < i + 64; j++)
-	{
-	  unsigned char c = table[j];
-	  if (c == '"' || c == '\\')
-	    {
-	      text.safe_push ('\\');
-	      text.safe_push (c);
-	    }
-	  else if (c < 0x20 || c >= 0x7f)
-	    {
-	      char octal[8];
-	      snprintf (octal, sizeof octal, "\\%03o", c);
-	      append_text (text, octal, 4);
-	    }
-	  else
-	    text.safe_push (c);
-	}
-      text.safe_push ('"');
-      text.safe_push ('\n');
-    }
-  const char *tail = "\t.popsection\n";
-  append_text (text, tail, strlen (tail));
-  symtab->finalize_toplevel_asm (build_string (text.length (),
-					       text.address ()));
 }
 
 static void
@@ -369,26 +333,47 @@ emit_descriptor (const char *signature)
 char unit_signature[33];
 
 void
-emit_text_section (FILE *out, const char *section, const char *text,
-		   size_t length)
+emit_text_section (const char *section, const char *text, size_t length)
 {
-  fprintf (out, "\t.pushsection %s,\"\",@progbits\n", section);
+  auto_vec<char> out;
+  char head[128];
+  snprintf (head, sizeof head, "\t.pushsection %s,\"\",@progbits\n",
+	    section);
+  append_text (out, head, strlen (head));
   for (size_t i = 0; i < length; i += 64)
     {
-      fputs ("\t.ascii \"", out);
+      const char *start = "\t.ascii \"";
+      append_text (out, start, strlen (start));
       for (size_t j = i; j < length && j < i + 64; j++)
 	{
 	  unsigned char c = text[j];
 	  if (c == '"' || c == '\\')
-	    fprintf (out, "\\%c", c);
+	    {
+	      out.safe_push ('\\');
+	      out.safe_push (c);
+	    }
 	  else if (c < 0x20 || c >= 0x7f)
-	    fprintf (out, "\\%03o", c);
+	    {
+	      char octal[8];
+	      snprintf (octal, sizeof octal, "\\%03o", c);
+	      append_text (out, octal, 4);
+	    }
 	  else
-	    fputc (c, out);
+	    out.safe_push (c);
 	}
-      fputs ("\"\n", out);
+      out.safe_push ('"');
+      out.safe_push ('\n');
     }
-  fputs ("\t.popsection\n", out);
+  const char *tail = "\t.popsection\n";
+  append_text (out, tail, strlen (tail));
+  /* Until the unit is output, a top-level asm: output with it, or with
+     -flto streamed with it (lto1 outputs it); after, straight into the
+     assembler's file.  */
+  if (symtab->state < EXPANSION)
+    symtab->finalize_toplevel_asm (build_string (out.length (),
+						 out.address ()));
+  else if (asm_out_file)
+    fwrite (out.address (), 1, out.length (), asm_out_file);
 }
 
 void
@@ -403,7 +388,7 @@ emit_unit (void)
   memcpy (unit_signature, signature, sizeof signature);
   auto_vec<char> table;
   site_table (signature, table);
-  emit_site_table_section (table);
+  emit_text_section (SAMPLER_SITE_SECTION, table.address (), table.length ());
   if (sampler_opts.site_table_file)
     write_site_table_file (table);
   emit_descriptor (signature);

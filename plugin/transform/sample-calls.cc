@@ -85,6 +85,9 @@ build_sample_call (gimple *stmt, tree values)
   const site_info &site = unit_sites[marker_site (stmt)];
   location_t loc = gimple_location (stmt);
   gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
+  gimple_stmt_iterator before = gsi;
+  gsi_prev (&before);
+  gimple *last_before = gsi_end_p (before) ? NULL : gsi_stmt (before);
   sample_call call;
   call.args.safe_push (counter_address (site.first_counter));
   plugin_schemes[site.scheme]->sample_call (stmt, site, &gsi, values, call);
@@ -95,5 +98,15 @@ build_sample_call (gimple *stmt, tree values)
     made = gimple_build_call_vec (call.fn, call.args);
   gimple_set_location (made, loc);
   gsi_insert_before (&gsi, made, GSI_SAME_STMT);
+  /* As for the marker (sites.cc): the sample reads what the program may
+     no longer read (a pointer passed to realloc), and with -flto the late
+     warnings run after the transformation.  The code it samples keeps
+     its warnings in the fast copy.  */
+  gimple_stmt_iterator made_here = last_before ? gsi_for_stmt (last_before)
+			       : gsi_start_bb (gimple_bb (stmt));
+  if (last_before)
+    gsi_next (&made_here);
+  for (; gsi_stmt (made_here) != stmt; gsi_next (&made_here))
+    suppress_warning (gsi_stmt (made_here));
   return made;
 }

@@ -236,7 +236,9 @@ may_call_other_units_clone (tree callee)
 {
   cgraph_node *node = cgraph_node::get (callee);
   tree attrs = DECL_ATTRIBUTES (callee);
-  return node && !node->definition && !node->alias
+  /* With -flto the fallbacks, written at the end of the unit, would not
+     reach the link, which reads only the streamed units.  */
+  return node && !flag_generate_lto && !node->definition && !node->alias
 	 && TREE_PUBLIC (callee) && !DECL_WEAK (callee)
 	 && !fndecl_built_in_p (callee) && !DECL_IN_SYSTEM_HEADER (callee)
 	 && !stdarg_p (TREE_TYPE (callee))
@@ -506,7 +508,9 @@ keep_unsampled_clones (void)
 }
 
 /* Will NODE have sites once the inliner's decisions are applied: its own,
-   or an inlined callee's?  */
+   or an inlined callee's?  (With -flto, release_unneeded_clones runs
+   after the transformation, which leaves no markers: every clone is let
+   go, and those its calls reach stay.)  */
 static bool
 will_have_sites (cgraph_node *node)
 {

@@ -81,6 +81,21 @@ static void write_assembly(const char *text, size_t length)
     fputs("\t.byte 0\n"
           "\t.size __sampler_release, .-__sampler_release\n"
           "\t.section .note.GNU-stack,\"\",@progbits\n", stdout);
+#if defined(__x86_64__)
+    /* The object holds no code, so it is IBT and shadow-stack clean; it
+       must say so, or the linker takes the property from the whole program
+       built with -fcf-protection (docs/distributions.md).  */
+    fputs("\t.section .note.gnu.property,\"a\"\n"
+          "\t.align 8\n"
+          "\t.long 4\n"           /* name size: "GNU" */
+          "\t.long 16\n"          /* descriptor size */
+          "\t.long 5\n"           /* NT_GNU_PROPERTY_TYPE_0 */
+          "\t.string \"GNU\"\n"
+          "\t.long 0xc0000002\n"  /* GNU_PROPERTY_X86_FEATURE_1_AND */
+          "\t.long 4\n"
+          "\t.long 3\n"           /* IBT | SHSTK */
+          "\t.align 8\n", stdout);
+#endif
 }
 
 int main(int argc, char **argv)

@@ -238,9 +238,7 @@ paths_finish_unit (void)
   text.safe_splice (path_table);
   for (const char *p = "pathunitend\n"; *p; p++)
     text.safe_push (*p);
-  if (asm_out_file)
-    emit_text_section (asm_out_file, SAMPLER_PATH_SECTION, text.address (),
-		       text.length ());
+  emit_text_section (SAMPLER_PATH_SECTION, text.address (), text.length ());
   if (sampler_opts.site_table_file)
     {
       FILE *out = fopen (sampler_opts.site_table_file, "a");
@@ -250,4 +248,7 @@ paths_finish_unit (void)
 	error ("sampler: cannot write the path table to %qs: %m",
 	       sampler_opts.site_table_file);
     }
+  /* Written once: with -flto the unit ends before it is streamed
+     (finish_schemes), and again at PLUGIN_FINISH_UNIT.  */
+  path_table.truncate (0);
 }

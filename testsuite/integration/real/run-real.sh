@@ -14,6 +14,13 @@
 #                      runs (sampler-report rates), build a third copy with
 #                      -fplugin-arg-sampler-rates=FILE and run its suite at
 #                      sparsity 100 (step 8)
+#   --flags NAME       build both copies with a distribution's flags as a
+#                      whole instead of the usual -g PKG_OPT and hardening:
+#                      fedora (Fedora's optflags and build_ldflags, LTO
+#                      included; without its gcc specs files and annobin,
+#                      which only Fedora has) or debian (dpkg-buildflags
+#                      with DEB_BUILD_MAINT_OPTIONS=hardening=+all:
+#                      CPPFLAGS and CFLAGS, LDFLAGS) (docs/distributions.md)
 #   --keep             keep the scratch directory (default: kept only when
 #                      something failed)
 #   --deps             print the Debian packages the recipes need to build and
@@ -255,6 +262,14 @@ test_package () {
   opt=$(. "$recipe"; echo "$PKG_OPT")
   local cflags="-g $opt -fstack-protector-strong -Wformat -Werror=format-security"
   local ldflags="-Wl,-z,relro"
+  case $FLAGS in
+    fedora) cflags=$FEDORA_CFLAGS; ldflags=$FEDORA_LDFLAGS ;;
+    debian)
+      # -ffile-prefix-map maps the current directory: both copies' parent.
+      cflags="$(cd "$w" && DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --get CPPFLAGS) $(cd "$w" && DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --get CFLAGS)"
+      ldflags=$(DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --get LDFLAGS) ;;
+  esac
+  [ -z "$FLAGS" ] || echo "$pkg: $FLAGS flags: CFLAGS=$cflags LDFLAGS=$ldflags" >&2
   local scheme_flag="-fplugin-arg-sampler-schemes=$SCHEMES"
 
   # Plain build and baseline.
@@ -362,7 +377,10 @@ if [ "$1" = --deps ]; then
 fi
 BUILD=$(cd "$1" 2>/dev/null && pwd) || { echo "run-real.sh: no build directory '$1'" >&2; exit 2; }
 shift
-PACKAGES="" JOBS=2 KEEP=0 RATES=0 SCHEMES=$ALL_SCHEMES
+PACKAGES="" JOBS=2 KEEP=0 RATES=0 SCHEMES=$ALL_SCHEMES FLAGS=""
+# Fedora 41's %optflags (redhat-rpm-config) and %build_ldflags on x86-64.
+FEDORA_CFLAGS="-O2 -flto=auto -ffat-lto-objects -fexceptions -g -grecord-gcc-switches -pipe -Wall -Werror=format-security -Wp,-D_FORTIFY_SOURCE=3 -Wp,-D_GLIBCXX_ASSERTIONS -fstack-protector-strong -m64 -mtune=generic -fasynchronous-unwind-tables -fstack-clash-protection -fcf-protection -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer"
+FEDORA_LDFLAGS="-Wl,-z,relro -Wl,--as-needed -Wl,-z,pack-relative-relocs -Wl,-z,now -Wl,--build-id=sha1 -flto=auto -ffat-lto-objects -fcf-protection"
 while [ $# -gt 0 ]; do
   case $1 in
     --packages) PACKAGES=${2-}; shift 2 ;;
@@ -370,6 +388,12 @@ while [ $# -gt 0 ]; do
     --schemes) SCHEMES=${2-}; shift 2 ;;
     --keep) KEEP=1; shift ;;
     --rates) RATES=1; shift ;;
+    --flags)
+      FLAGS=${2-}; shift 2
+      case $FLAGS in
+        fedora|debian) ;;
+        *) echo "run-real.sh: --flags takes fedora or debian, not '$FLAGS'" >&2; exit 2 ;;
+      esac ;;
     *) echo "run-real.sh: unknown option '$1'" >&2; usage ;;
   esac
 done
