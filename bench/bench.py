@@ -74,9 +74,6 @@ VARIANTS = {
     "brs-pair": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=" + BRS,
                              "-fplugin-arg-sampler-pairs-sites=pair"]),
     "returns": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=returns"]),
-    # Candidates for adaptive instrumentation's base layer (docs/adaptive.md).
-    "entries": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=function-entries"]),
-    "checks": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=checks"]),
     # brs with per-site rates (docs/rates.md) trained on brs's runs of the
     # small workload at sparsity 1000 (Bench.trained_rates).
     "brs-trained": ("sampler", ["-O2", "-fplugin-arg-sampler-schemes=" + BRS]),
@@ -113,8 +110,6 @@ CONFIGS = [
     ("values-1000000000", "values", "1000000000"),
     ("brs-pair-1000", "brs-pair", "1000"),
     ("returns-1000", "returns", "1000"),
-    ("entries-1000", "entries", "1000"),
-    ("checks-1000", "checks", "1000"),
     ("brs-trained-1000", "brs-trained", "1000"),
     # Path profiles (docs/paths.md): alone, and with branches and returns.
     ("paths-1000", "paths", "1000"),

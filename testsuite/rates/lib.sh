@@ -11,8 +11,6 @@
 #   rate WEIGHT       1 - (1 - 1/(sparsity * unit))^WEIGHT, with $sparsity
 #                     and $unit set
 #   site_samples SITES REPORT   "LINE SAMPLES" for each site of a report
-#   refused NAME FILE COMMAND...   passes when COMMAND fails and writes no
-#                     FILE, with its first line on stderr
 set -u
 here=$SRCDIR
 top=$TOP
@@ -51,17 +49,4 @@ rate() {   # WEIGHT: 1 - (1 - 1/(sparsity * unit))^WEIGHT
 site_samples() {   # SITES REPORT
     awk -F'\t' 'FNR == NR { if ($1 == "site") line[$2] = $5; next }
                 $1 ~ /^[0-9]+$/ { n = 0; for (i = 2; i <= NF; i++) n += $i; print line[$1], n }' "$1" "$2"
-}
-
-# A command that must fail without writing its output file.
-refused() {   # NAME FILE COMMAND...
-    local name=$1 file=$2
-    shift 2
-    if "$@" 2>"$out/refused.err"; then
-        fail_with "$name" "accepted"
-    elif [ -e "$file" ]; then
-        fail_with "$name" "wrote $file"
-    else
-        pass "$name" "$(head -1 "$out/refused.err")"
-    fi
 }

@@ -311,8 +311,9 @@ START_TEST(test_elimination)
     struct isolation isolation;
     struct diag d;
     unsigned per_site[] = { 1, 1, 1 };
+    bool every_run[] = { false, false, false };
     struct score_rule rule = { Z95, INTERVAL_WILSON, 3 };
-    ck_assert(isolation_init(&isolation, 3, per_site, NULL, &d));
+    ck_assert(isolation_init(&isolation, 3, per_site, every_run, &d));
     add_runs(&isolation);
     struct predicate_counts counts;
     isolation_counts(&isolation, 2, &counts);
@@ -369,8 +370,9 @@ START_TEST(test_ties)
     struct isolation isolation;
     struct diag d;
     unsigned per_site[] = { 1, 1 };
+    bool every_run[] = { false, false };
     struct score_rule rule = { Z95, INTERVAL_WILSON, 3 };
-    ck_assert(isolation_init(&isolation, 2, per_site, NULL, &d));
+    ck_assert(isolation_init(&isolation, 2, per_site, every_run, &d));
     for (uint32_t run = 0; run < 50; run++) {
         uint32_t sites[] = { 0, 1 }, predicates[] = { 0, 1 };
         ck_assert(isolation_add_run(&isolation, run < 20, sites, 2, predicates, run < 10 ? 2 : 0,
@@ -389,39 +391,24 @@ END_TEST
 
 START_TEST(test_every_run_sites)
 {
-    /* A function entry (site 0) counts as observed in every run of its
-       build, whether sampled or not: it is observed as site 3, without
-       predicates, which every run of that build lists (rank: the unit's
-       presence).  Context is the failure rate of that build's 100 runs,
-       40/100; the 50 runs of another build, all failing, which did not
-       instrument the entry, do not count (docs/ranking.md, "Runs of
-       several builds").  */
+    /* A function entry (site 0) counts as observed in every run, whether
+       sampled or not: Context is the failure rate of all runs, 40/100.  */
     struct isolation isolation;
     struct diag d;
-    unsigned per_site[] = { 1, 1, 1, 0 };
-    uint32_t observed_as[] = { 3, 1, 2, 3 };
-    ck_assert(isolation_init(&isolation, 4, per_site, observed_as, &d));
-    for (uint32_t run = 0; run < 150; run++) {
-        uint32_t predicates[] = { 0 }, presence[] = { 3 };
-        bool this_build = run < 100;
-        ck_assert(isolation_add_run(&isolation, run < 40 || !this_build, presence,
-                                    this_build ? 1 : 0, predicates, run < 20 ? 1 : 0, &d));
+    unsigned per_site[] = { 1, 1, 1 };
+    bool every_run[] = { true, false, false };
+    ck_assert(isolation_init(&isolation, 3, per_site, every_run, &d));
+    for (uint32_t run = 0; run < 100; run++) {
+        uint32_t predicates[] = { 0 };
+        ck_assert(isolation_add_run(&isolation, run < 40, NULL, 0, predicates,
+                                    run < 20 ? 1 : 0, &d));
     }
     struct predicate_counts counts;
     isolation_counts(&isolation, 0, &counts);
     ck_assert_uint_eq(counts.failing_observed, 40);
     ck_assert_uint_eq(counts.successful_observed, 60);
     ck_assert_uint_eq(counts.failing_true, 20);
-    /* Dropping the runs where it is true takes them out of its observed
-       runs too.  */
-    unsigned long failing, successful;
-    ck_assert(isolation_drop(&isolation, 0, &failing, &successful, &d));
-    isolation_counts(&isolation, 0, &counts);
-    ck_assert_uint_eq(counts.failing_observed, 20);
-    ck_assert_uint_eq(isolation.runs[1], 70);
-    uint32_t bad[] = { 7, 1, 2, 3 };
     isolation_free(&isolation);
-    ck_assert(!isolation_init(&isolation, 4, per_site, bad, &d));
 }
 END_TEST
 

@@ -38,7 +38,6 @@ static const struct command *const commands[] = {
     &export_command,
     &values_command,
     &rates_command,
-    &plan_command,
     &paths_command,
     &subpaths_command,
 };

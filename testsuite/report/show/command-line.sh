@@ -5,7 +5,7 @@
 # CHECKS: sh $SRC
 . "$SRCDIR/fixtures.sh"
 
-top_usage="usage: sampler-report COMMAND [ARGUMENT]... (commands: show, merge, rank, export, values, rates, plan, paths, subpaths, help; see sampler-report --help)"
+top_usage="usage: sampler-report COMMAND [ARGUMENT]... (commands: show, merge, rank, export, values, rates, paths, subpaths, help; see sampler-report --help)"
 show_usage="usage: sampler-report show REPORT [--binary FILE]... [--sites FILE]... [--format=text|csv|jsonl] [--all]"
 expect_error "no command" 2 "sampler-report: no command given
 $top_usage"

@@ -99,7 +99,6 @@ extern const struct command merge_command;
 extern const struct command export_command;
 extern const struct command values_command;
 extern const struct command rates_command;
-extern const struct command plan_command;
 extern const struct command paths_command;
 extern const struct command subpaths_command;
 

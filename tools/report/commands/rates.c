@@ -20,14 +20,13 @@
 
 #include "combining/run-set.h"
 #include "commands/command.h"
-#include "commands/rates-file.h"
 #include "output/formats.h"
 #include "output/output-file.h"
 #include "schemes/registry.h"
 #include "support/util.h"
 
 struct rates_options {
-    double budget;          /* expected samples per run; 0: a uniform build's at sparsity */
+    double budget;          /* expected samples per run; 0: the training runs' */
     unsigned sparsity;      /* 0: the training runs' */
     unsigned unit;          /* 0: chosen from the rates */
     double min_rate;        /* rates below it: weight 0 */
@@ -109,27 +108,36 @@ static double water_level(struct site_rate **sites, size_t n, double budget)
     return DBL_MAX;
 }
 
-/* The samples per run a uniform build (every site of default weight, unit
-   1) takes at SPARSITY: the sampled sites' visits per run over the
-   sparsity.  Trained on a uniform build at that sparsity, it is what the
-   training runs took; trained at another sparsity, it follows the one
-   named, so that runs at sparsity 1 do not make a budget of every visit.
-   Sites never sampled are left out, as their samples were.  */
-static double uniform_budget(struct site_rate **sites, size_t n,
-                             unsigned long long sparsity)
+/* The greatest weight whose rate, at mean countdown MEAN (sparsity times
+   unit), is at most RATE (1 - (1 - 1/mean)^w <= rate), so that the budget
+   holds; at least 1.  */
+static unsigned weight_for(double rate, double mean)
 {
-    double visits = 0;
-    for (size_t i = 0; i < n; i++)
-        if (sites[i]->samples > 0)
-            visits += sites[i]->visits;
-    return visits * site_rate(sparsity, 1, 1);
+    if (rate >= 1)
+        /* Every visit, as nearly as a weight can: the countdown's chance
+           of outlasting the visit below 1e-6.  */
+        rate = 1 - 1e-6;
+    double w = mean <= 1 ? 1 : log1p(-rate) / log1p(-1 / mean);
+    if (w > SAMPLER_SITE_WEIGHT_MAX)
+        return SAMPLER_SITE_WEIGHT_MAX;
+    /* The tolerance: a rate computed back from its own weight.  */
+    return w < 1 ? 1 : (unsigned) (w + 1e-9);
 }
 
 static int by_place(const void *pa, const void *pb)
 {
     const struct site_rate *a = *(struct site_rate *const *) pa;
     const struct site_rate *b = *(struct site_rate *const *) pb;
-    return rates_compare_places(a->table, a->site, b->table, b->site);
+    int c = strcmp(a->table->source, b->table->source);
+    if (!c)
+        c = strcmp(a->site->file, b->site->file);
+    if (!c)
+        c = strcmp(a->site->function, b->site->function);
+    if (!c && a->site->line != b->site->line)
+        c = a->site->line < b->site->line ? -1 : 1;
+    if (!c)
+        c = a->site->index < b->site->index ? -1 : a->site->index > b->site->index;
+    return c;
 }
 
 static bool write_rates(FILE *out, struct rates_state *state,
@@ -169,12 +177,8 @@ static bool write_rates(FILE *out, struct rates_state *state,
         if (sites[i]->samples == 0)
             sites[i]->visits = (double) n_once / (double) n_unseen / sites[i]->exposure;
     unsigned long long sparsity = options->sparsity ? options->sparsity : state->sparsity;
-    double uniform = uniform_budget(sites, n_trained, sparsity);
-    double budget = options->budget > 0 ? options->budget : uniform;
-    if (options->budget > uniform)
-        fprintf(stderr, PROGRAM_NAME ": warning: --budget=%.6g is above the %.6g samples "
-                "per run a uniform build at sparsity %llu takes: the trained build will "
-                "sample more often than that sparsity\n", options->budget, uniform, sparsity);
+    double budget = options->budget > 0 ? options->budget
+                                             : state->samples / (double) state->runs;
     qsort(sites, n_trained, sizeof *sites, by_visits);
     double level = water_level(sites, n_trained, budget);
     double least_rate = 1;
@@ -198,7 +202,7 @@ static bool write_rates(FILE *out, struct rates_state *state,
     size_t n_zero = 0, n_every = 0;
     for (size_t i = 0; i < n_trained; i++) {
         struct site_rate *s = sites[i];
-        s->weight = s->rate > 0 ? rates_weight_for(s->rate, mean) : 0;
+        s->weight = s->rate > 0 ? weight_for(s->rate, mean) : 0;
         double rate = site_rate(sparsity, unit, s->weight);
         expected += rate * s->visits;
         n_zero += s->weight == 0;
@@ -219,8 +223,18 @@ static bool write_rates(FILE *out, struct rates_state *state,
                 level);
     fprintf(out, "unit\t%u\n", unit);
     qsort(sites, n_trained, sizeof *sites, by_place);
-    for (size_t i = 0; i < n_trained; i++)
-        rates_write_site(out, sites[i]->weight, sites[i]->table, sites[i]->site);
+    for (size_t i = 0; i < n_trained; i++) {
+        const struct site_rate *s = sites[i];
+        fprintf(out, "site\t%u\t", s->weight);
+        write_escaped(out, s->table->source);
+        fputc('\t', out);
+        write_escaped(out, s->site->file);
+        fprintf(out, "\t%u\t", s->site->line);
+        write_escaped(out, s->site->function);
+        fprintf(out, "\t%s\t", scheme_name(s->site->scheme));
+        write_escaped(out, s->site->predicate);
+        fputc('\n', out);
+    }
     free(sites);
     return true;
 }
@@ -299,8 +313,7 @@ const struct command rates_command = {
         RUN_OPTIONS_HELP
         "  --output FILE    the rates file to write (-o FILE); written whole or not at all\n"
         "  --budget=N       expected samples per run, all sites together (default: what\n"
-        "                   a uniform build takes at --sparsity; a budget above it is\n"
-        "                   a warning)\n"
+        "                   the training runs took, per run)\n"
         "  --sparsity=N     the SAMPLER_SPARSITY the next build runs at (default: the\n"
         "                   training runs', when they agree)\n"
         "  --unit=N         countdown units per default visit, 1 to 4096 (default: enough\n"

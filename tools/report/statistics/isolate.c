@@ -7,8 +7,7 @@
 enum { RUN_FAILED = 1, RUN_DROPPED = 2 };
 
 bool isolation_init(struct isolation *isolation, size_t n_sites,
-                    const unsigned *predicates_per_site, const uint32_t *observed_as,
-                    struct diag *d)
+                    const unsigned *predicates_per_site, const bool *every_run, struct diag *d)
 {
     memset(isolation, 0, sizeof *isolation);
     size_t n_predicates = 0;
@@ -20,15 +19,10 @@ bool isolation_init(struct isolation *isolation, size_t n_sites,
     isolation->n_sites = n_sites;
     isolation->n_predicates = n_predicates;
     isolation->predicate_site = xcalloc(n_predicates, sizeof *isolation->predicate_site);
-    isolation->observed_as = xcalloc(n_sites ? n_sites : 1, sizeof *isolation->observed_as);
+    isolation->site_in_every_run = xcalloc(n_sites, sizeof *isolation->site_in_every_run);
     size_t p = 0;
     for (size_t s = 0; s < n_sites; s++) {
-        isolation->observed_as[s] = observed_as ? observed_as[s] : (uint32_t) s;
-        if (isolation->observed_as[s] >= n_sites) {
-            isolation_free(isolation);
-            return diag_fail(d, "internal error: site %zu observed as site %u of %zu", s,
-                             (unsigned) observed_as[s], n_sites);
-        }
+        isolation->site_in_every_run[s] = every_run[s];
         for (unsigned k = 0; k < predicates_per_site[s]; k++)
             isolation->predicate_site[p++] = (uint32_t) s;
     }
@@ -78,11 +72,12 @@ bool isolation_add_run(struct isolation *isolation, bool failed, const uint32_t 
 void isolation_counts(const struct isolation *isolation, size_t predicate,
                       struct predicate_counts *counts)
 {
-    uint32_t site = isolation->observed_as[isolation->predicate_site[predicate]];
+    uint32_t site = isolation->predicate_site[predicate];
+    bool every = isolation->site_in_every_run[site];
     counts->failing_true = isolation->predicate_true[1][predicate];
     counts->successful_true = isolation->predicate_true[0][predicate];
-    counts->failing_observed = isolation->site_observed[1][site];
-    counts->successful_observed = isolation->site_observed[0][site];
+    counts->failing_observed = every ? isolation->runs[1] : isolation->site_observed[1][site];
+    counts->successful_observed = every ? isolation->runs[0] : isolation->site_observed[0][site];
 }
 
 bool isolation_tie_before(const struct isolation *isolation, size_t a, size_t b)
@@ -183,7 +178,7 @@ void isolation_free(struct isolation *isolation)
     if (isolation->spill)
         fclose(isolation->spill);
     free(isolation->predicate_site);
-    free(isolation->observed_as);
+    free(isolation->site_in_every_run);
     for (int failed = 0; failed < 2; failed++) {
         free(isolation->site_observed[failed]);
         free(isolation->predicate_true[failed]);

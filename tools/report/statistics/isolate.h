@@ -24,10 +24,7 @@ struct isolation {
     size_t n_sites;
     size_t n_predicates;
     uint32_t *predicate_site;            /* per predicate */
-    uint32_t *observed_as;               /* per site: the site whose observing runs
-                                            are its own (itself, or for a site
-                                            observed in every run of its build, a
-                                            site present in exactly those runs) */
+    bool *site_in_every_run;             /* observed in every run, whatever was sampled */
     unsigned long *site_observed[2];     /* [failed]: runs in play that observed the site */
     unsigned long *predicate_true[2];    /* [failed]: runs in play where it is true */
     unsigned long runs[2];               /* [failed]: runs in play */
@@ -41,18 +38,12 @@ struct isolation {
 };
 
 /* PREDICATES_PER_SITE[s] predicates for site s, numbered in site order;
-   site s counts as observed in the runs that observed site OBSERVED_AS[s]
-   (NULL: each site itself).  A site observed in every run of its build
-   (function entries, checks) points at a site without predicates that
-   every run of that build lists (rank: its unit's), so that runs of other
-   builds, where it was not instrumented, do not count (docs/ranking.md,
-   "Runs of several builds").  */
+   EVERY_RUN[s] says whether site s counts as observed in every run.  */
 bool isolation_init(struct isolation *isolation, size_t n_sites,
-                    const unsigned *predicates_per_site, const uint32_t *observed_as,
-                    struct diag *d);
+                    const unsigned *predicates_per_site, const bool *every_run, struct diag *d);
 
-/* Adds a run: SITES (ascending, the observed sites that stand for
-   themselves or for others) and PREDICATES (ascending, true ones).  */
+/* Adds a run: SITES (ascending, observed sites other than every-run ones)
+   and PREDICATES (ascending, true ones).  */
 bool isolation_add_run(struct isolation *isolation, bool failed, const uint32_t *sites,
                        size_t n_sites, const uint32_t *predicates, size_t n_predicates,
                        struct diag *d);

@@ -169,9 +169,6 @@ static bool collect_run(void *context, const struct run_view *run, struct diag *
         const struct run_unit *unit = &run->units[u];
         const struct unit_table *table = unit->totals->table;
         size_t first_site = universe->unit_first_site[unit->catalog_index];
-        /* The unit's presence: its every-run sites are observed here.  */
-        push(&collector->sites, &collector->n_sites, &collector->sites_capacity,
-             universe->n_sites + unit->catalog_index);
         for (size_t i = 0; i < unit->n_sites; i++) {
             const struct site *site = &table->sites[unit->sites[i]];
             const unsigned long long *values = unit->totals->values + site->first_counter;
@@ -285,70 +282,24 @@ static bool eliminate(struct ranking *ranking, struct isolation *isolation,
     return ok;
 }
 
-/* The engine's sites: the universe's, then one presence site per catalog
-   unit, without predicates, which every run carrying the unit observes.
-   A site observed in every run (function entries, checks) is observed as
-   its unit's presence, so only in the runs of builds that have its unit,
-   not in those of another round's build (docs/ranking.md, "Runs of
-   several builds"); one of weight 0, uninstrumented, in no run.  Extends
-   *PREDICATES_PER_SITE and sets *OBSERVED_AS (the caller frees it);
-   returns the number of engine sites.  */
-static size_t with_presence_sites(const struct universe *universe,
-                                  unsigned **predicates_per_site, const bool *every_run,
-                                  uint32_t **observed_as)
-{
-    size_t n_units = universe->catalog->n_units, n = universe->n_sites + n_units;
-    unsigned *per_site = xcalloc(n ? n : 1, sizeof *per_site);
-    if (universe->n_sites)
-        memcpy(per_site, *predicates_per_site, universe->n_sites * sizeof *per_site);
-    free(*predicates_per_site);
-    *predicates_per_site = per_site;
-    *observed_as = xcalloc(n ? n : 1, sizeof **observed_as);
-    for (size_t i = 0; i < n; i++)
-        (*observed_as)[i] = (uint32_t) i;
-    for (size_t u = 0; u < n_units; u++) {
-        const struct unit_table *unit = universe->catalog->units[u];
-        for (unsigned s = 0; s < unit->n_sites; s++) {
-            size_t global = universe->unit_first_site[u] + s;
-            if (every_run[global] && unit->sites[s].weight > 0)
-                (*observed_as)[global] = (uint32_t) (universe->n_sites + u);
-        }
-    }
-    return n;
-}
-
-bool isolation_collect(struct isolation *isolation, struct universe *universe,
-                       struct run_set *set, struct diag *d)
-{
-    struct collector collector = { 0 };
-    unsigned *predicates_per_site;
-    bool *every_run;
-    universe_init(universe, &set->catalog, &predicates_per_site, &every_run);
-    uint32_t *observed_as = NULL;
-    size_t n_engine_sites = with_presence_sites(universe, &predicates_per_site, every_run,
-                                                &observed_as);
-    bool ok = isolation_init(isolation, n_engine_sites, predicates_per_site, observed_as, d);
-    free(predicates_per_site);
-    free(every_run);
-    free(observed_as);
-    collector.universe = universe;
-    collector.isolation = isolation;
-    ok = ok && run_set_visit(set, collect_run, &collector, d);
-    free(collector.sites);
-    free(collector.predicates);
-    return ok;
-}
-
 bool ranking_compute(struct ranking *ranking, struct universe *universe, struct run_set *set,
                      const struct ranking_rule *rule, struct diag *d)
 {
     struct isolation isolation = { 0 };
+    struct collector collector = { 0 };
     struct predicate_score *scores = NULL;
-    uint32_t *tie_order = NULL;
-    bool ok = isolation_collect(&isolation, universe, set, d);
+    unsigned *predicates_per_site;
+    bool *every_run;
+    universe_init(universe, &set->catalog, &predicates_per_site, &every_run);
+    bool ok = isolation_init(&isolation, universe->n_sites, predicates_per_site, every_run, d);
+    free(predicates_per_site);
+    free(every_run);
+    uint32_t *tie_order = ok ? tie_order_of(universe) : NULL;
+    isolation.tie_order = tie_order;
+    collector.universe = universe;
+    collector.isolation = &isolation;
+    ok = ok && run_set_visit(set, collect_run, &collector, d);
     if (ok) {
-        tie_order = tie_order_of(universe);
-        isolation.tie_order = tie_order;
         ranking->universe = universe;
         ranking->n_runs = set->n_runs;
         ranking->n_failing = set->n_failing;
@@ -366,6 +317,8 @@ bool ranking_compute(struct ranking *ranking, struct universe *universe, struct 
     }
     free(scores);
     free(tie_order);
+    free(collector.sites);
+    free(collector.predicates);
     isolation_free(&isolation);
     return ok;
 }

@@ -75,15 +75,6 @@ struct ranking_rule {
     size_t max_steps;               /* elimination stops after this many; 0: no limit */
 };
 
-struct isolation;
-
-/* Reads SET's runs into ISOLATION (isolate.h), its predicates numbered in
-   UNIVERSE, which it initialises; a site observed in every run counts in
-   the runs that carry its unit.  The caller frees both, whatever the
-   answer.  */
-bool isolation_collect(struct isolation *isolation, struct universe *universe,
-                       struct run_set *set, struct diag *d);
-
 /* Ranks the predicates of SET's runs (walking them once) into RANKING,
    whose predicates are numbered in UNIVERSE.  */
 bool ranking_compute(struct ranking *ranking, struct universe *universe, struct run_set *set,
