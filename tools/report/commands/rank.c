@@ -66,6 +66,7 @@ static int take_rank_option(const struct invocation *invocation, int argc, char 
         if (!value || !parse_count(value, &rule->max_steps))
             return command_usage_error(self, "bad --steps '%s' (expected a number of "
                                        "elimination steps; 0: no limit)", value ? value : ""), -1;
+        rule->max_steps_given = true;
     } else if (command_option_value("--top", argc, argv, i, &value)) {
         if (!value || !parse_count(value, &rule->top))
             return command_usage_error(self, "bad --top '%s' (expected a number; 0 lists "
@@ -86,10 +87,13 @@ static void init_rank_options(void *options)
 
 static int run_rank(const struct invocation *invocation, struct diag *d)
 {
-    const struct ranking_rule *rule = COMMAND_OPTIONS(invocation, struct ranking_rule);
+    struct ranking_rule rule = *COMMAND_OPTIONS(invocation, struct ranking_rule);
+    /* A page stays small: thousands of failing runs may take as many steps.  */
+    if (invocation->format == FORMAT_HTML && !rule.max_steps_given)
+        rule.max_steps = DEFAULT_SHOWN_LIMIT;
     struct universe universe = { 0 };
     struct ranking ranking = { 0 };
-    bool ok = ranking_compute(&ranking, &universe, invocation->runs, rule, d);
+    bool ok = ranking_compute(&ranking, &universe, invocation->runs, &rule, d);
     if (ok) {
         switch (invocation->format) {
         case FORMAT_CSV:
@@ -133,9 +137,9 @@ const struct command rank_command = {
         "                   (the normal approximation of CBI, for comparison)\n"
         "  --top=N          how many predicates of the ranking before elimination to\n"
         "                   list (default 20; 0: all kept)\n"
-        "  --steps=N        stop elimination after N steps (default 0: until no failing\n"
-        "                   run or no predicate is left); the steps taken are the same\n"
-        "                   as without a limit, only fewer\n"
+        "  --steps=N        stop elimination after N steps (0: until no failing run or\n"
+        "                   no predicate is left; the default, but 50 for html); the\n"
+        "                   steps taken are the same as without a limit, only fewer\n"
         "  --format=FORMAT  text (default), csv or jsonl (one row per predicate, with a\n"
         "                   'list' column: elimination or ranking), or html (one\n"
         "                   self-contained page)\n"

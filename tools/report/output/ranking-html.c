@@ -126,14 +126,8 @@ void write_ranking_html(FILE *out, const struct ranking *ranking,
     fputs("<h2>Elimination</h2>\n<p>Each step takes the best predicate, then ranks again "
           "without the runs where it is true: F and S are the failing and successful runs it "
           "takes away.</p>\n", out);
-    /* A page stays small: thousands of failing runs may take as many steps.  */
-    size_t shown_steps = ranking->n_steps < DEFAULT_SHOWN_LIMIT ? ranking->n_steps
-                                                                : DEFAULT_SHOWN_LIMIT;
-    if (shown_steps)
-        write_table(out, ranking, ranking->steps, shown_steps, true, &sources);
-    if (shown_steps < ranking->n_steps)
-        fprintf(out, "<p>%zu more steps not shown; rank's text output lists every step.</p>\n",
-                ranking->n_steps - shown_steps);
+    if (ranking->n_steps)
+        write_table(out, ranking, ranking->steps, ranking->n_steps, true, &sources);
     if (ranking->n_failing == 0)
         fputs("<p>No failing runs to explain.</p>\n", out);
     else

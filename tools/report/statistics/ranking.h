@@ -73,6 +73,7 @@ struct ranking_rule {
     unsigned long min_failing;      /* kept: true in at least this many failing runs */
     size_t top;                     /* the best before elimination listed; 0: all kept */
     size_t max_steps;               /* elimination stops after this many; 0: no limit */
+    bool max_steps_given;           /* --steps was given */
 };
 
 /* Ranks the predicates of SET's runs (walking them once) into RANKING,
